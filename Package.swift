@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+// Vitrine: a terminal gallery browser. See docs/ARCHITECTURE.md for the module map.
+import PackageDescription
+
+/// Settings shared by every Swift target: Swift 6 language mode (strict concurrency) is the
+/// package default; warnings about concurrency are errors there already.
+let swiftSettings: [SwiftSetting] = []
+
+let package = Package(
+    name: "Vitrine",
+    products: [
+        .executable(name: "vitrine", targets: ["vitrine"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "HalfBlock", targets: ["HalfBlock"]),
+        .library(name: "Gallery", targets: ["Gallery"]),
+    ],
+    targets: [
+        // ncursesw, wide-character build. The module map's header defines NCURSES_WIDECHAR
+        // because SwiftPM drops the -D flags of ncursesw.pc.
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        // libvips headers and link flags.
+        .systemLibrary(
+            name: "CLibvips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // A thin C shim over libvips's variadic API (Swift cannot call variadic C functions).
+        .target(
+            name: "CVips",
+            dependencies: ["CLibvips"]
+        ),
+        .target(name: "HalfBlock", swiftSettings: swiftSettings),
+        .target(name: "Gallery", swiftSettings: swiftSettings),
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["CVips", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["CNcursesw", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "vitrine",
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
+            resources: [.copy("../../Resources/demo")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "EndToEndTests", swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef CLIBVIPS_SHIM_H
+#define CLIBVIPS_SHIM_H
+#include <vips/vips.h>
+#endif

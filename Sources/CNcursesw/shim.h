@@ -1,0 +1,56 @@
+#ifndef CNCURSESW_SHIM_H
+#define CNCURSESW_SHIM_H
+/* SwiftPM drops ncursesw.pc's -D_XOPEN_SOURCE=600, so wide-character declarations
+   (cchar_t, setcchar, mvadd_wch) must be switched on here, before <ncurses.h>. */
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <langinfo.h>
+#include <wchar.h>
+#include <ncurses.h>
+#include <term.h>
+
+/* Globals and function-like macros that Swift cannot see, or that Swift 6 strict concurrency
+   rejects as shared mutable state, exposed as inline getters. */
+static inline WINDOW *vt_stdscr(void) { return stdscr; }
+static inline int vt_lines(void) { return LINES; }
+static inline int vt_cols(void) { return COLS; }
+static inline int vt_colors(void) { return COLORS; }
+static inline int vt_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t vt_a_normal(void) { return A_NORMAL; }
+static inline attr_t vt_a_bold(void) { return A_BOLD; }
+static inline attr_t vt_a_dim(void) { return A_DIM; }
+static inline attr_t vt_a_reverse(void) { return A_REVERSE; }
+static inline attr_t vt_a_underline(void) { return A_UNDERLINE; }
+static inline int vt_key_resize(void) { return KEY_RESIZE; }
+static inline int vt_err(void) { return ERR; }
+static inline const char *vt_codeset(void) { return nl_langinfo(CODESET); }
+/* newterm on the process's own stdout/stdin (stdio globals are shared mutable state to Swift 6).
+   Unlike initscr, newterm returns NULL for an unknown TERM instead of exiting. */
+static inline SCREEN *vt_newterm(const char *term) { return newterm(term, stdout, stdin); }
+/* Columns of one wide character in the current locale (-1: not printable). */
+static inline int vt_wcwidth(unsigned int ch) { return wcwidth((wchar_t)ch); }
+/* tigetflag takes a non-const char * in ncurses 6.4. */
+static inline int vt_tigetflag(const char *name) { return tigetflag((char *)name); }
+
+/* Draws one wide character with attributes and an extended colour pair (pairs above 255
+   do not fit COLOR_PAIR(), so the pair goes through setcchar's opts pointer). */
+static inline int vt_put_cell(int y, int x, wchar_t ch, attr_t attrs, int pair) {
+    cchar_t cc;
+    wchar_t text[2] = { ch, 0 };
+    if (setcchar(&cc, text, attrs, 0, &pair) == ERR) return ERR;
+    return mvadd_wch(y, x, &cc);
+}
+
+/* Draws a wide string at (y, x) in the given attributes and extended pair. */
+static inline int vt_put_text(int y, int x, const wchar_t *text, int n, attr_t attrs, int pair) {
+    attr_set(attrs, 0, &pair);
+    int rc = mvaddnwstr(y, x, text, n);
+    attr_set(A_NORMAL, 0, NULL);
+    return rc;
+}
+#endif

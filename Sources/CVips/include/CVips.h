@@ -1,0 +1,49 @@
+#ifndef CVIPS_H
+#define CVIPS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* A thin shim over libvips for Swift. Swift cannot call C variadic functions, and libvips's
+   operations are all variadic (name/value option lists), so each operation Vitrine needs is
+   wrapped here with a fixed signature. Every symbol is prefixed cvips_. */
+
+/* Result of a decode: 8-bit sRGB RGBA, straight alpha, row-major. `pixels` is owned by the
+   caller and freed with cvips_free. */
+typedef struct {
+    unsigned char *pixels;
+    size_t length;      /* bytes: width * height * 4 */
+    int width;          /* pixels, after orientation and shrink */
+    int height;
+    int source_width;   /* pixels of the original image as displayed (EXIF orientation applied) */
+    int source_height;
+} cvips_image;
+
+/* Starts libvips once per process (vips_init is not thread-safe), installs a GLib log handler
+   that keeps vips warnings off the terminal, turns the operation cache off and sets libvips's
+   own thread pool to one thread (callers run decodes in parallel themselves).
+   Returns 0 on success, -1 when libvips could not start. Safe from any thread. */
+int cvips_init(void);
+
+/* Where libvips/GLib warnings go: a file descriptor (>= 0) to append lines to, or -1 to drop
+   them (the default). Set before cvips_init. */
+void cvips_set_log_fd(int fd);
+
+/* Number of warnings libvips or GLib logged since start-up (kept off the terminal). */
+long cvips_warning_count(void);
+
+/* Reads only the image header of the `len` bytes at `buf`: width and height in pixels as
+   displayed (EXIF orientation applied). Returns 0, or -1 with a message in err (errlen bytes). */
+int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
+
+/* Decodes the `len` bytes at `buf` (JPEG, PNG, GIF first frame, WebP, ...) to 8-bit sRGB RGBA,
+   shrunk on load to fit max_width x max_height pixels with the aspect kept, never enlarged;
+   EXIF orientation applied. Truncated or corrupt data is an error, not a grey image. An image
+   whose header says more than max_pixels pixels (0: no cap) is refused before decoding.
+   Returns 0 with *out filled, -1 with a message in err, -2 if refused for its pixel count. */
+int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
+                         int64_t max_pixels, cvips_image *out, char *err, size_t errlen);
+
+/* Frees cvips_image.pixels. */
+void cvips_free(void *pixels);
+
+#endif

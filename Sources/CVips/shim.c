@@ -1,0 +1,197 @@
+#include "CVips.h"
+#include <vips/vips.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_result = -1;
+static atomic_int log_fd = -1;
+static atomic_long warnings = 0;
+
+/* GLib would print vips warnings (hundreds of lines for one bad PNG) to stderr, over the
+   curses screen: count them, and copy them to the log file when one is set. */
+static void log_handler(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)level;
+    (void)data;
+    atomic_fetch_add(&warnings, 1);
+    int fd = atomic_load(&log_fd);
+    if (fd < 0 || message == NULL) return;
+    char line[1024];
+    int n = snprintf(line, sizeof line, "vips: %s: %s\n", domain ? domain : "-", message);
+    if (n > 0) {
+        ssize_t ignored = write(fd, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+        (void)ignored;
+    }
+}
+
+static void do_init(void) {
+    static const char *domains[] = { "VIPS", "GLib", "GLib-GObject", "GLib-GIO", NULL };
+    for (int i = 0; domains[i]; i++) {
+        g_log_set_handler(domains[i], G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
+                          log_handler, NULL);
+    }
+    g_log_set_default_handler(log_handler, NULL);
+    /* VIPS_INIT is a macro over vips_init; the argument names the program for messages. */
+    if (VIPS_INIT("vitrine") != 0) {
+        init_result = -1;
+        return;
+    }
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
+    init_result = 0;
+}
+
+int cvips_init(void) {
+    pthread_once(&init_once, do_init);
+    return init_result;
+}
+
+void cvips_set_log_fd(int fd) { atomic_store(&log_fd, fd); }
+
+long cvips_warning_count(void) { return atomic_load(&warnings); }
+
+/* The error buffer is process-wide: its text is only a hint for the user. Copy it, trimmed of
+   trailing newlines, and clear it. */
+static void take_error(char *err, size_t errlen, const char *fallback) {
+    if (err == NULL || errlen == 0) return;
+    const char *text = vips_error_buffer();
+    if (text == NULL || text[0] == 0) text = fallback;
+    snprintf(err, errlen, "%s", text);
+    size_t n = strlen(err);
+    while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' ')) err[--n] = 0;
+    /* Keep only the first line: later lines repeat the same failure. */
+    char *nl = strchr(err, '\n');
+    if (nl) *nl = 0;
+    vips_error_clear();
+}
+
+static int header_size(VipsImage *image, int *width, int *height) {
+    int w = vips_image_get_width(image);
+    int h = vips_image_get_height(image);
+    if (vips_image_get_orientation_swap(image)) {
+        int t = w; w = h; h = t;
+    }
+    *width = w;
+    *height = h;
+    return 0;
+}
+
+int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
+    if (cvips_init() != 0) {
+        take_error(err, errlen, "libvips did not start");
+        return -1;
+    }
+    vips_error_clear();
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        take_error(err, errlen, "not an image");
+        return -1;
+    }
+    header_size(image, width, height);
+    g_object_unref(image);
+    return 0;
+}
+
+int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
+                         int64_t max_pixels, cvips_image *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    int sw = 0, sh = 0;
+    if (cvips_probe(buf, len, &sw, &sh, err, errlen) != 0) return -1;
+    if (max_pixels > 0 && (int64_t)sw * (int64_t)sh > max_pixels) {
+        snprintf(err, errlen, "%d x %d pixels is over the limit of %lld", sw, sh, (long long)max_pixels);
+        return -2;
+    }
+    if (max_width < 1) max_width = 1;
+    if (max_height < 1) max_height = 1;
+
+    VipsImage *thumb = NULL;
+    /* vips 8.14 ignores the fail_on argument of vips_thumbnail_buffer (upstream issue 5195) and
+       returns a grey-filled image for truncated files; the loader option string does work. */
+    if (vips_thumbnail_buffer((void *)buf, len, &thumb, max_width,
+                              "height", max_height,
+                              "size", VIPS_SIZE_DOWN,
+                              "option_string", "fail_on=truncated",
+                              NULL) != 0) {
+        take_error(err, errlen, "could not decode");
+        return -1;
+    }
+
+    VipsImage *srgb = NULL;
+    if (vips_colourspace(thumb, &srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
+        g_object_unref(thumb);
+        take_error(err, errlen, "could not convert to sRGB");
+        return -1;
+    }
+    g_object_unref(thumb);
+
+    VipsImage *uchar = NULL;
+    if (vips_image_get_format(srgb) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast_uchar(srgb, &uchar, NULL) != 0) {
+            g_object_unref(srgb);
+            take_error(err, errlen, "could not convert to 8 bits");
+            return -1;
+        }
+        g_object_unref(srgb);
+    } else {
+        uchar = srgb;
+    }
+
+    VipsImage *rgba = NULL;
+    int bands = vips_image_get_bands(uchar);
+    if (bands == 3) {
+        if (vips_bandjoin_const1(uchar, &rgba, 255.0, NULL) != 0) {
+            g_object_unref(uchar);
+            take_error(err, errlen, "could not add alpha");
+            return -1;
+        }
+        g_object_unref(uchar);
+    } else if (bands == 4) {
+        rgba = uchar;
+    } else {
+        /* sRGB conversion gives 3 or 4 bands; anything else keeps the first 3 (or 4). */
+        VipsImage *cut = NULL;
+        int keep = bands > 4 ? 4 : 3;
+        if (bands < 3 || vips_extract_band(uchar, &cut, 0, "n", keep, NULL) != 0) {
+            g_object_unref(uchar);
+            take_error(err, errlen, "unsupported band layout");
+            return -1;
+        }
+        g_object_unref(uchar);
+        if (keep == 3) {
+            if (vips_bandjoin_const1(cut, &rgba, 255.0, NULL) != 0) {
+                g_object_unref(cut);
+                take_error(err, errlen, "could not add alpha");
+                return -1;
+            }
+            g_object_unref(cut);
+        } else {
+            rgba = cut;
+        }
+    }
+
+    size_t size = 0;
+    void *pixels = vips_image_write_to_memory(rgba, &size);
+    int w = vips_image_get_width(rgba);
+    int h = vips_image_get_height(rgba);
+    g_object_unref(rgba);
+    if (pixels == NULL) {
+        take_error(err, errlen, "could not decode");
+        return -1;
+    }
+    if (size != (size_t)w * (size_t)h * 4) {
+        g_free(pixels);
+        snprintf(err, errlen, "decoder returned %zu bytes for %d x %d", size, w, h);
+        return -1;
+    }
+    out->pixels = pixels;
+    out->length = size;
+    out->width = w;
+    out->height = h;
+    out->source_width = sw;
+    out->source_height = sh;
+    return 0;
+}
+
+void cvips_free(void *pixels) { g_free(pixels); }

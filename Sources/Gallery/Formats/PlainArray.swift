@@ -1,0 +1,27 @@
+/// Hand-written JSON galleries: a top-level array of items, or an object holding one.
+///
+/// ```json
+/// [{"title": "Sunset", "url": "photos/sunset.jpg", "thumbnail": "thumbs/sunset.jpg"}]
+/// {"title": "Holiday", "items": [{"name": "Beach", "image": "https://example.com/b.jpg"}]}
+/// ["a.png", "b.png"]
+/// ```
+/// Field names are those of ``GenericItem``; the array is chosen by ``ItemListFinder``. A
+/// top-level `title` or `name` string names the gallery. This is the last JSON reader tried.
+enum PlainArray: FormatReader {
+    static let format = GalleryFormat.plainArray
+
+    static func matches(_ root: Node) -> Bool { true }
+
+    static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
+        let elements = try ItemListFinder.find(in: root)
+        var builders: [(ItemBuilder, KeyPath)] = []
+        builders.reserveCapacity(elements.count)
+        for element in elements {
+            builders.append((try GenericItem.builder(element, context: context), element.path))
+        }
+        return try MappedGallery(
+            title: ItemListFinder.title(of: root), builders: builders,
+            expected: "a url, image or thumbnail field"
+        )
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Reads a gallery from bytes: detects the container, parses it, and maps it with the first
+/// format reader whose signature matches.
+public enum GalleryReader {
+    /// JSON readers, most specific first; ``PlainArray`` (the generic fallback) is last.
+    static var jsonReaders: [any FormatReader.Type] { [DeviantArt.self, PlainArray.self] }
+
+    /// Detects the format from the bytes, parses them and maps them to a ``Gallery``.
+    ///
+    /// Detection: `bplist` opens a binary property list; `<?xml`, `<!DOCTYPE plist` or `<plist`
+    /// (after whitespace) an XML one; anything else is JSON (UTF-8, or UTF-16/32 with or without
+    /// a BOM). An HTML page (a login or error page served instead of the gallery) is refused as
+    /// such.
+    ///
+    /// - Parameters:
+    ///   - data: the whole file or response body.
+    ///   - source: where the bytes came from (file or http(s) URL). Relative URLs in the gallery
+    ///     resolve against it, and its file name names the gallery in errors.
+    /// - Throws: ``GalleryError``: `.syntax` for malformed bytes (JSON: line and column; XML
+    ///   plist: line), `.shape` for a field of the wrong type or an unusable URL (with its key
+    ///   path), `.empty` for a recognised but empty list, `.unrecognized` when no list of
+    ///   pictures is found.
+    public static func read(_ data: Data, source: URL) throws(GalleryError) -> Gallery {
+        let name = Gallery.displayName(of: source)
+        let lead = TextEncoding.leadingText(data)
+        let root: Node
+        let readers: [any FormatReader.Type]
+        if data.starts(with: Array("bplist".utf8)) {
+            root = try PlistParser.parse(data, source: name, binary: true)
+            readers = [CountriesPlist.self]
+        } else if lead.hasPrefix("<") {
+            let lower = lead.lowercased()
+            if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") {
+                throw .syntax(source: name, line: nil, column: nil, message: "an HTML page, not a gallery")
+            }
+            root = try PlistParser.parse(data, source: name, binary: false)
+            readers = [CountriesPlist.self]
+        } else if isBlank(data) {
+            throw .syntax(source: name, line: nil, column: nil, message: "the file is empty")
+        } else {
+            root = try JSONParser.parse(data, source: name)
+            readers = jsonReaders
+        }
+        return try map(root, readers: readers, source: source, name: name)
+    }
+
+    /// Maps a parsed tree with the first reader that matches it.
+    static func map(
+        _ root: Node, readers: [any FormatReader.Type], source: URL, name: String
+    ) throws(GalleryError) -> Gallery {
+        let context = MappingContext(resolver: URLResolver(base: source))
+        let reader = readers.first { $0.matches(root) } ?? readers[readers.count - 1]
+        do {
+            let mapped = try reader.map(Cursor(root), context: context)
+            let title = mapped.title.map(DisplayText.sanitize) ?? ""
+            return Gallery(
+                name: title.isEmpty ? name : title, source: source, items: mapped.items,
+                format: reader.format, nextPage: mapped.nextPage
+            )
+        } catch {
+            throw error.galleryError(source: name)
+        }
+    }
+
+    /// Empty, or only whitespace (with or without a UTF-8 BOM).
+    private static func isBlank(_ data: Data) -> Bool {
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        return body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+}

@@ -1,0 +1,97 @@
+/// A node together with its key path, with typed accessors that throw shape errors.
+///
+/// The rule every reader follows: a field that is absent or `null` is simply missing (nil);
+/// a field that is present with the wrong type is a ``MappingError/shape(_:_:)`` naming its
+/// key path, so a broken gallery says exactly where it is broken.
+struct Cursor {
+    let node: Node
+    let path: KeyPath
+
+    init(_ node: Node, path: KeyPath = .root) {
+        self.node = node
+        self.path = path
+    }
+
+    /// The member `key` of an object, nil when absent, null, or when this is not an object.
+    func member(_ key: String) -> Cursor? {
+        guard let child = node.object?[key], child != .null else { return nil }
+        return Cursor(child, path: path.appending(key))
+    }
+
+    /// Follows dotted keys: `member(path: "content.src")`.
+    func member(path dotted: String) -> Cursor? {
+        var cursor = self
+        for key in dotted.split(separator: ".") {
+            guard let next = cursor.member(String(key)) else { return nil }
+            cursor = next
+        }
+        return cursor
+    }
+
+    /// The elements of this array, each with its index in the path; nil if not an array.
+    var elements: [Cursor]? {
+        node.array?.enumerated().map { Cursor($0.element, path: path.appending($0.offset)) }
+    }
+
+    func shape(_ message: String) -> MappingError { .shape(path, message) }
+
+    func typeError(_ expected: String) -> MappingError {
+        .shape(path, "not \(expected) (found \(node.kindDescription))")
+    }
+
+    /// The string at `key`. - Throws: a shape error if present but not a string.
+    func string(_ key: String) throws(MappingError) -> String? {
+        guard let c = member(path: key) else { return nil }
+        guard let s = c.node.string else { throw c.typeError("a string") }
+        return s
+    }
+
+    /// The number at `key` (a numeric string counts). - Throws: if present but not a number.
+    func number(_ key: String) throws(MappingError) -> Double? {
+        guard let c = member(path: key) else { return nil }
+        guard let n = c.node.number else { throw c.typeError("a number") }
+        return n
+    }
+
+    /// The object at `key`. - Throws: if present but not an object.
+    func object(_ key: String) throws(MappingError) -> Cursor? {
+        guard let c = member(path: key) else { return nil }
+        guard c.node.object != nil else { throw c.typeError("an object") }
+        return c
+    }
+
+    /// The elements of the array at `key`. - Throws: if present but not an array.
+    func array(_ key: String) throws(MappingError) -> [Cursor]? {
+        guard let c = member(path: key) else { return nil }
+        guard let elements = c.elements else { throw c.typeError("an array") }
+        return elements
+    }
+
+    /// A boolean at `key`, leniently: nil unless it is a real boolean.
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let b)? = member(path: key)?.node { return b }
+        return nil
+    }
+
+    /// Display text at `key`: a string, a number, or a IIIF-style language map
+    /// (`{"en": ["Title"]}`: "en", then "none", then the first language by name).
+    /// - Throws: a shape error for booleans and other values that hold no text.
+    func text(_ key: String) throws(MappingError) -> String? {
+        guard let c = member(path: key) else { return nil }
+        guard let text = Cursor.text(of: c.node) else { throw c.typeError("text") }
+        return text
+    }
+
+    static func text(of node: Node) -> String? {
+        switch node {
+        case .string(let s): return s
+        case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .array(let a): return a.lazy.compactMap { text(of: $0) }.first
+        case .object(let o):
+            if let v = o["@value"] ?? o["value"] ?? o["label"] ?? o["_content"] { return text(of: v) }
+            let key = o["en"] != nil ? "en" : o["none"] != nil ? "none" : o.keys.sorted().first
+            return key.flatMap { o[$0] }.flatMap { text(of: $0) }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// Where a value sits inside a parsed gallery, printed jq-style: `results[2].content.src`.
+///
+/// Keys that are not plain identifiers are quoted: `feed.entry[0]["im:name"].label`.
+struct KeyPath: Sendable, Equatable, CustomStringConvertible {
+    enum Component: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    private(set) var components: [Component] = []
+
+    static let root = KeyPath()
+
+    /// This path extended by one object key (taken literally, dots included).
+    func appending(_ key: String) -> KeyPath {
+        var copy = self
+        copy.components.append(.key(key))
+        return copy
+    }
+
+    /// This path extended by a dotted run of keys: `appending(path: "content.src")`.
+    func appending(path: String) -> KeyPath {
+        var copy = self
+        for part in path.split(separator: ".") { copy.components.append(.key(String(part))) }
+        return copy
+    }
+
+    /// This path extended by an array index.
+    func appending(_ index: Int) -> KeyPath {
+        var copy = self
+        copy.components.append(.index(index))
+        return copy
+    }
+
+    var description: String {
+        var out = ""
+        for component in components {
+            switch component {
+            case .index(let i):
+                out += "[\(i)]"
+            case .key(let k) where KeyPath.isIdentifier(k):
+                out += out.isEmpty ? k : "." + k
+            case .key(let k):
+                let escaped = k.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "\"", with: "\\\"")
+                out += "[\"\(DisplayText.sanitize(escaped))\"]"
+            }
+        }
+        return out
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return key.unicodeScalars.allSatisfy { s in
+            ("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "-"
+        }
+    }
+}

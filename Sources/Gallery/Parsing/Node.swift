@@ -1,0 +1,112 @@
+import Foundation
+
+/// A parsed JSON or property-list value, with the types told apart exactly.
+///
+/// `JSONSerialization` and `PropertyListSerialization` hand back `Any` trees where booleans and
+/// numbers are both `NSNumber`; readers work on this enum instead so that a wrong type can be
+/// named precisely in a shape error ("not a string (found a boolean)").
+enum Node: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([Node])
+    case object([String: Node])
+    /// Plist-only leaf values.
+    case data(Data)
+    case date(Date)
+
+    /// Converts a Foundation tree (from either serializer) into a `Node`.
+    ///
+    /// Unknown leaf types (none are produced by the serializers) become `.null`.
+    init(foundation value: Any) {
+        switch value {
+        case let s as String:
+            self = .string(s)
+        case is NSNull:
+            self = .null
+        case let a as [Any]:
+            self = .array(a.map(Node.init(foundation:)))
+        case let d as [String: Any]:
+            var out = [String: Node](minimumCapacity: d.count)
+            for (k, v) in d { out[k] = Node(foundation: v) }
+            self = .object(out)
+        case let d as [AnyHashable: Any]:
+            var out = [String: Node](minimumCapacity: d.count)
+            for (k, v) in d { out[(k.base as? String) ?? String(describing: k.base)] = Node(foundation: v) }
+            self = .object(out)
+        case let d as Data:
+            self = .data(d)
+        case let d as Date:
+            self = .date(d)
+        default:
+            self = Node.scalar(value)
+        }
+    }
+
+    /// Booleans arrive as Swift `Bool` from plists and as the boolean `NSNumber` subclass from
+    /// JSON on Linux; `value is Bool` is also true for the number 1, so compare the types.
+    private static let booleanClass: AnyClass = type(of: NSNumber(value: true))
+
+    private static func scalar(_ value: Any) -> Node {
+        if type(of: value) == Bool.self, let b = value as? Bool { return .bool(b) }
+        if let n = value as? NSNumber {
+            if type(of: n) == booleanClass { return .bool(n.boolValue) }
+            return .number(n.doubleValue)
+        }
+        if let i = value as? Int { return .number(Double(i)) }
+        if let d = value as? Double { return .number(d) }
+        return .null
+    }
+
+    /// An article and a noun for messages: "a string", "an object", "null".
+    var kindDescription: String {
+        switch self {
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        case .array: "an array"
+        case .object: "an object"
+        case .data: "binary data"
+        case .date: "a date"
+        }
+    }
+
+    /// The members of an object, or nil.
+    var object: [String: Node]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    /// The elements of an array, or nil.
+    var array: [Node]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    /// The text of a string, or nil.
+    var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// A number, or a string that holds one ("150"), or nil.
+    var number: Double? {
+        switch self {
+        case .number(let d): d
+        case .string(let s): Double(s.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+
+    /// Follows a dotted path of object keys ("content.src"); nil if any step is missing.
+    subscript(path: String) -> Node? {
+        var node = self
+        for key in path.split(separator: ".") {
+            guard let next = node.object?[String(key)] else { return nil }
+            node = next
+        }
+        return node
+    }
+}

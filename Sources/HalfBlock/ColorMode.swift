@@ -1,0 +1,60 @@
+/// How many colours the terminal can show, and so how the renderer encodes each cell's colours.
+///
+/// The raw values are what `vitrine render --colors` accepts: `truecolor`, `256`, `16`, `none`.
+///
+/// - `truecolor`: 24-bit sRGB per half cell (SGR 38;2 / 48;2).
+/// - `palette256`: the xterm 256-colour palette, indices 16-255 only (the 6x6x6 cube and the
+///   24-step grey ramp, which xterm-compatible terminals agree on; 0-15 are left out because
+///   users re-theme them). Nearest colour in OKLab, optionally dithered.
+/// - `palette16`: the 16 ANSI colours, indices 0-15, matched against xterm's default palette
+///   (SGR 30-37 / 90-97 and 40-47 / 100-107).
+/// - `none`: no colour at all: one shading character per cell (" ░▒▓█") chosen from luminance,
+///   in the terminal's default colours (for `NO_COLOR`, dumb terminals and pipes).
+public enum ColorMode: String, Sendable, CaseIterable {
+    /// 24-bit colour.
+    case truecolor
+    /// xterm 256-colour palette, indices 16-255.
+    case palette256 = "256"
+    /// The 16 ANSI colours (xterm default palette).
+    case palette16 = "16"
+    /// No colour: luminance shading characters only.
+    case none
+
+    /// The xterm palette indices this mode may use, or `nil` when the mode is not palette based.
+    var paletteIndices: Range<Int>? {
+        switch self {
+        case .truecolor, .none: return nil
+        case .palette256: return 16..<256
+        case .palette16: return 0..<16
+        }
+    }
+}
+
+/// How a palette mode spreads its quantisation error over neighbouring pixels.
+///
+/// Only the palette modes (`palette256`, `palette16`) dither; `truecolor` and `none` ignore it.
+/// Dithering works on the half-block pixel grid (`columns` x `2 * rows` pixels).
+///
+/// - `none`: each pixel takes its nearest palette colour (OKLab distance).
+/// - `ordered`: an 8x8 Bayer threshold matrix (Bayer 1973) offsets each pixel before the
+///   nearest-colour match; stable from frame to frame, no error crawls across the picture.
+/// - `diffusion`: Floyd–Steinberg error diffusion (Floyd & Steinberg 1976) in linear light,
+///   serpentine scan, so local mean colour is kept.
+public enum Dithering: String, Sendable, CaseIterable {
+    /// Nearest colour only.
+    case none
+    /// 8x8 Bayer ordered dithering.
+    case ordered
+    /// Floyd–Steinberg error diffusion in linear light.
+    case diffusion
+
+    /// The default for `mode`, chosen by measuring renders with `shared/tools/ansi_quality.py`
+    /// (see `docs/PERFORMANCE.md`, "Picture quality"). `.none` for `truecolor` and `none`.
+    public static func recommended(for mode: ColorMode) -> Dithering {
+        switch mode {
+        case .truecolor, .none: return .none
+        case .palette256: return .none
+        case .palette16: return .diffusion
+        }
+    }
+}

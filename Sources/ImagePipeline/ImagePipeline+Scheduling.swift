@@ -1,0 +1,209 @@
+import Foundation
+import HalfBlock
+import Synchronization
+
+extension ImagePipeline {
+    enum Delivery {
+        case notification
+        case callback(@Sendable (Result<DecodedImage, ImagePipeline.Error>) -> Void)
+    }
+
+    struct Subscriber {
+        var priority: Int
+        var delivery: Delivery
+    }
+
+    enum Phase: Equatable {
+        case queued, fetching, decoding
+    }
+
+    /// One load: one fetch and one decode, shared by every ticket that wants the same URL at the
+    /// same pixel box (request coalescing).
+    struct LoadTask {
+        let generation: Int
+        var request: ImageRequest
+        let host: String
+        var subscribers: [Int: Subscriber] = [:]
+        var phase: Phase = .queued
+        var handle: (any Cancellable)?
+
+        var priority: Int { subscribers.values.map(\.priority).min() ?? .max }
+    }
+
+    /// Everything the pipeline's lock protects.
+    struct State {
+        var cache: MemoryCache<ImageRequest.Key, DecodedImage>
+        var tasks: [ImageRequest.Key: LoadTask] = [:]
+        var ticketKeys: [Int: ImageRequest.Key] = [:]
+        var fetchingPerHost: [String: Int] = [:]
+        var nextID = 1
+        var statistics = Statistics()
+
+        /// Loads to start now: per host, while a slot is free, the queued load with the lowest
+        /// priority number (nearest the viewport). Marks them fetching.
+        mutating func takeStartable(limit: Int) -> [(ImageRequest.Key, Int, ImageRequest)] {
+            var started: [(ImageRequest.Key, Int, ImageRequest)] = []
+            var queuedByHost: [String: [ImageRequest.Key]] = [:]
+            for (key, task) in tasks where task.phase == .queued {
+                queuedByHost[task.host, default: []].append(key)
+            }
+            for (host, keys) in queuedByHost {
+                var free = limit - fetchingPerHost[host, default: 0]
+                guard free > 0 else { continue }
+                let ordered = keys.sorted {
+                    (tasks[$0]!.priority, tasks[$0]!.generation) < (tasks[$1]!.priority, tasks[$1]!.generation)
+                }
+                for key in ordered where free > 0 {
+                    tasks[key]!.phase = .fetching
+                    fetchingPerHost[host, default: 0] += 1
+                    free -= 1
+                    started.append((key, tasks[key]!.generation, tasks[key]!.request))
+                }
+            }
+            let inFlight = fetchingPerHost.values.reduce(0, +)
+            statistics.peakInFlight = max(statistics.peakInFlight, inFlight)
+            statistics.fetchesStarted += started.count
+            return started
+        }
+
+        mutating func releaseFetchSlot(_ host: String) {
+            fetchingPerHost[host, default: 1] -= 1
+            if fetchingPerHost[host] == 0 { fetchingPerHost[host] = nil }
+        }
+    }
+
+    func subscribe(_ request: ImageRequest, priority: Int, delivery: Delivery) -> LoadStart {
+        let (start, toStart) = state.withLock { state -> (LoadStart, [(ImageRequest.Key, Int, ImageRequest)]) in
+            let key = request.key
+            if !request.reload, let image = state.cache.value(for: key) {
+                return (.cached(image), [])
+            }
+            let id = state.nextID
+            state.nextID += 1
+            if request.reload, let existing = state.tasks[key], !existing.request.reload {
+                // A forced reload must not join a load that may be answered from stale data:
+                // hand the old subscribers over to a fresh load.
+                if existing.phase != .queued { existing.handle?.cancel() }
+                if existing.phase == .fetching { state.releaseFetchSlot(existing.host) }
+                state.tasks[key] = nil
+                var fresh = LoadTask(generation: id, request: request, host: Self.hostKey(request.url))
+                fresh.subscribers = existing.subscribers
+                state.tasks[key] = fresh
+            }
+            if state.tasks[key] == nil {
+                state.tasks[key] = LoadTask(generation: id, request: request, host: Self.hostKey(request.url))
+            }
+            state.tasks[key]!.subscribers[id] = Subscriber(priority: priority, delivery: delivery)
+            state.ticketKeys[id] = key
+            return (.started(Ticket(id: id)), state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+        }
+        startFetches(toStart)
+        return start
+    }
+
+    func cancel(_ ticket: Ticket, deliver: Bool) {
+        let (orphaned, callback, toStart) = state.withLock {
+            state -> ((any Cancellable)?, Delivery?, [(ImageRequest.Key, Int, ImageRequest)]) in
+            guard let key = state.ticketKeys.removeValue(forKey: ticket.id),
+                let subscriber = state.tasks[key]?.subscribers.removeValue(forKey: ticket.id)
+            else { return (nil, nil, []) }
+            var handle: (any Cancellable)?
+            if let task = state.tasks[key], task.subscribers.isEmpty {
+                state.tasks[key] = nil
+                if task.phase == .fetching {
+                    state.releaseFetchSlot(task.host)
+                    state.statistics.fetchesCancelled += 1
+                    handle = task.handle
+                }
+            }
+            return (handle, subscriber.delivery, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+        }
+        orphaned?.cancel()
+        if deliver, case .callback(let completion) = callback { completion(.failure(.cancelled)) }
+        startFetches(toStart)
+    }
+
+    func startFetches(_ loads: [(ImageRequest.Key, Int, ImageRequest)]) {
+        for (key, generation, request) in loads {
+            let handle = dataLoader.loadData(for: request.url) { [self] result in
+                fetched(key: key, generation: generation, result: result)
+            }
+            let stale = state.withLock { state -> Bool in
+                guard state.tasks[key]?.generation == generation else { return true }
+                state.tasks[key]!.handle = handle
+                return false
+            }
+            if stale { handle.cancel() }
+        }
+    }
+
+    private func fetched(key: ImageRequest.Key, generation: Int, result: Result<Data, ImagePipeline.Error>) {
+        let (alive, toStart) = state.withLock { state -> (Bool, [(ImageRequest.Key, Int, ImageRequest)]) in
+            guard let task = state.tasks[key], task.generation == generation, task.phase == .fetching else {
+                return (false, [])
+            }
+            state.releaseFetchSlot(task.host)
+            state.tasks[key]!.phase = .decoding
+            state.tasks[key]!.handle = nil
+            return (true, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+        }
+        startFetches(toStart)
+        guard alive else { return }
+        switch result {
+        case .failure(let error):
+            finish(key: key, generation: generation, result: .failure(error))
+        case .success(let data):
+            guard ImageFormat.sniff(data) != nil else {
+                return finish(
+                    key: key, generation: generation, result: .failure(.notAnImage(ImageFormat.describe(data))))
+            }
+            decodeQueue.addOperation { [self] in
+                guard let request = state.withLock({ $0.tasks[key]?.generation == generation ? $0.tasks[key]!.request : nil })
+                else { return }
+                let decoded: Result<DecodedImage, ImagePipeline.Error>
+                do throws(ImagePipeline.Error) {
+                    decoded = .success(
+                        try Vips.thumbnail(
+                            data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
+                            maxPixels: configuration.maxPixels))
+                } catch {
+                    decoded = .failure(error)
+                }
+                finish(key: key, generation: generation, result: decoded)
+            }
+        }
+    }
+
+    private func finish(key: ImageRequest.Key, generation: Int, result: Result<DecodedImage, ImagePipeline.Error>) {
+        let subscribers = state.withLock { state -> [Int: Subscriber] in
+            guard let task = state.tasks[key], task.generation == generation else { return [:] }
+            state.tasks[key] = nil
+            for id in task.subscribers.keys { state.ticketKeys[id] = nil }
+            if case .success(let image) = result {
+                state.cache.insert(image, for: key, cost: image.bitmap.byteCount)
+            }
+            return task.subscribers
+        }
+        let url = URL(string: key.url)
+        for (id, subscriber) in subscribers.sorted(by: { $0.key < $1.key }) {
+            switch subscriber.delivery {
+            case .callback(let completion):
+                completion(result)
+            case .notification:
+                var info: [AnyHashable: Any] = [
+                    NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result,
+                ]
+                if let url { info[NotificationKey.url] = url }
+                configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
+            }
+        }
+    }
+
+    /// Loads are limited per host; file and data URLs share one pseudo-host.
+    static func hostKey(_ url: URL) -> String {
+        switch url.scheme?.lowercased() {
+        case "http", "https": return "\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
+        default: return "local:"
+        }
+    }
+}

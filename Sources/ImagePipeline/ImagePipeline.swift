@@ -1,0 +1,194 @@
+import Foundation
+import HalfBlock
+import Synchronization
+
+/// Loads images for rows and views: memory cache, request coalescing, a per-host load queue
+/// ordered by priority, cancellation, validation and shrink-on-load decoding.
+///
+/// Call it from any thread; nothing here blocks on I/O. A load's result reaches its caller in
+/// one of two ways:
+/// - `load(_:priority:)` answers from the memory cache at once, or returns a `Ticket` and later
+///   posts `ImagePipeline.didFinishLoading` (see `NotificationKey`) on a background thread.
+/// - `load(_:priority:completion:)` and `image(for:)` are the same pipeline for library users.
+///
+/// - Important: a notification may still arrive for a ticket that was cancelled a moment before
+///   (it raced with completion). Receivers keep the tickets they hold and drop others, which is
+///   what the table view's per-row generation token does.
+public final class ImagePipeline: Sendable {
+    /// Options fixed at creation.
+    public struct Configuration: Sendable {
+        /// Memory cache limit for decoded bitmaps, in bytes (default: 1/16 of RAM, at most 256 MiB).
+        public var memoryCacheBytes: Int
+        /// Most loads running at once against one host (URLSession's own default is 6).
+        public var maxConcurrentLoadsPerHost: Int = 6
+        /// Largest response body accepted, in bytes.
+        public var maxResponseBytes: Int = 64 << 20
+        /// Largest image accepted, in pixels, checked from the header before decoding.
+        public var maxPixels: Int = 100_000_000
+        /// Seconds without a byte before a download times out (starts when the request is sent).
+        public var idleTimeout: TimeInterval = 15
+        /// Seconds for a whole download.
+        public var totalTimeout: TimeInterval = 60
+        /// Extra request headers per lower-cased host name.
+        public var headers: [String: [String: String]] = [:]
+        /// Decodes running at once (default: the number of cores).
+        public var decodeConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Where `didFinishLoading` is posted.
+        public var notificationCenter: NotificationCenter = .default
+
+        public init(memoryCacheBytes: Int? = nil) {
+            let ram = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+            self.memoryCacheBytes = memoryCacheBytes ?? min(256 << 20, max(16 << 20, ram / 16))
+        }
+    }
+
+    /// Identifies one caller's interest in one load.
+    public struct Ticket: Hashable, Sendable {
+        public let id: Int
+    }
+
+    /// What `load(_:priority:)` did.
+    public enum LoadStart: Sendable {
+        /// The memory cache had it: nothing was started and no notification will follow.
+        case cached(DecodedImage)
+        /// A load was started or joined; `didFinishLoading` will carry this ticket.
+        case started(Ticket)
+    }
+
+    /// Posted on a background thread when a load finishes for a ticket, once per ticket.
+    /// `object` is the pipeline; `userInfo` holds `NotificationKey.ticket` (`Ticket`),
+    /// `NotificationKey.url` (`URL`) and `NotificationKey.result`
+    /// (`Result<DecodedImage, ImagePipeline.Error>`).
+    public static let didFinishLoading = Notification.Name("VitrineImagePipelineDidFinishLoading")
+
+    /// Keys of `didFinishLoading`'s `userInfo`.
+    public enum NotificationKey {
+        public static let ticket = "ticket"
+        public static let url = "url"
+        public static let result = "result"
+    }
+
+    /// Counters since creation, for the status line and tests.
+    public struct Statistics: Sendable, Equatable {
+        /// Fetches started (HTTP requests sent, files read).
+        public var fetchesStarted = 0
+        /// Fetches cancelled before they finished.
+        public var fetchesCancelled = 0
+        /// Loads running now.
+        public var running = 0
+        /// Loads waiting for a slot.
+        public var queued = 0
+        /// Bytes held by the memory cache.
+        public var memoryCacheBytes = 0
+        /// Largest number of fetches in flight at once.
+        public var peakInFlight = 0
+    }
+
+    let configuration: Configuration
+    let dataLoader: any DataLoading
+    let state: Mutex<State>
+    let decodeQueue: OperationQueue
+    private let http: HTTPDataLoader?
+
+    /// A pipeline that loads over URLSession and from local files.
+    public convenience init(configuration: Configuration = Configuration()) {
+        let http = HTTPDataLoader(
+            maxResponseBytes: configuration.maxResponseBytes, idleTimeout: configuration.idleTimeout,
+            totalTimeout: configuration.totalTimeout,
+            maxConnectionsPerHost: max(6, configuration.maxConcurrentLoadsPerHost),
+            headers: configuration.headers)
+        self.init(
+            configuration: configuration,
+            dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http)
+    }
+
+    init(configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil) {
+        Vips.start()
+        self.configuration = configuration
+        self.dataLoader = dataLoader
+        self.http = http
+        self.state = Mutex(State(cache: MemoryCache(costLimit: configuration.memoryCacheBytes)))
+        let queue = OperationQueue()
+        queue.name = "vitrine.decode"
+        queue.maxConcurrentOperationCount = configuration.decodeConcurrency
+        self.decodeQueue = queue
+    }
+
+    deinit { http?.invalidate() }
+
+    /// Counters for the status line and tests.
+    public var statistics: Statistics {
+        state.withLock { state in
+            var stats = state.statistics
+            stats.running = state.tasks.values.filter { $0.phase != .queued }.count
+            stats.queued = state.tasks.values.filter { $0.phase == .queued }.count
+            stats.memoryCacheBytes = state.cache.totalCost
+            return stats
+        }
+    }
+
+    /// The cached bitmap for `request`, if the memory cache holds it (marks it recently used).
+    public func cachedImage(for request: ImageRequest) -> DecodedImage? {
+        state.withLock { $0.cache.value(for: request.key) }
+    }
+
+    /// Starts or joins the load of `request`.
+    ///
+    /// - Parameter priority: lower starts sooner (the table passes the row's distance from the
+    ///   top of the viewport; look-ahead rows get larger numbers).
+    /// - Returns: the cached image, or a ticket that `didFinishLoading` will name.
+    public func load(_ request: ImageRequest, priority: Int) -> LoadStart {
+        subscribe(request, priority: priority, delivery: .notification)
+    }
+
+    /// Starts or joins the load of `request`; `completion` runs once on a background thread
+    /// (immediately, on the caller's thread, for a memory-cache hit, returning nil).
+    @discardableResult
+    public func load(
+        _ request: ImageRequest, priority: Int,
+        completion: @escaping @Sendable (Result<DecodedImage, ImagePipeline.Error>) -> Void
+    ) -> Ticket? {
+        switch subscribe(request, priority: priority, delivery: .callback(completion)) {
+        case .cached(let image):
+            completion(.success(image))
+            return nil
+        case .started(let ticket):
+            return ticket
+        }
+    }
+
+    /// Loads `request` and returns the decoded image.
+    /// - Throws: `ImagePipeline.Error`; `.cancelled` when the calling task is cancelled.
+    public func image(for request: ImageRequest, priority: Int = 0) async throws(ImagePipeline.Error)
+        -> DecodedImage
+    {
+        let ticketBox = Mutex<Ticket?>(nil)
+        let result: Result<DecodedImage, ImagePipeline.Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ticket = load(request, priority: priority) { continuation.resume(returning: $0) }
+                ticketBox.withLock { $0 = ticket }
+            }
+        } onCancel: {
+            if let ticket = ticketBox.withLock({ $0 }) { self.cancel(ticket, deliver: true) }
+        }
+        return try result.get()
+    }
+
+    /// Changes the priority of a ticket's interest (lower starts sooner).
+    public func setPriority(_ ticket: Ticket, _ priority: Int) {
+        state.withLock { state in
+            guard let key = state.ticketKeys[ticket.id] else { return }
+            state.tasks[key]?.subscribers[ticket.id]?.priority = priority
+        }
+    }
+
+    /// Withdraws a ticket's interest. The load itself is cancelled when no ticket wants it; no
+    /// notification is posted for a cancelled ticket unless it was already being delivered.
+    public func cancel(_ ticket: Ticket) { cancel(ticket, deliver: false) }
+
+    /// Withdraws every ticket and cancels every load (at exit).
+    public func cancelAll() {
+        let ids = state.withLock { Array($0.ticketKeys.keys) }
+        for id in ids { cancel(Ticket(id: id)) }
+    }
+}

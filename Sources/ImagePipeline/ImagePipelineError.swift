@@ -1,0 +1,80 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Why a load failed. `Sendable`, and short enough to show in a table row.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The server answered with a non-2xx status code.
+        case httpStatus(Int)
+        /// The bytes are not a supported image format (checked from the magic bytes), e.g. an
+        /// HTML page served as `image/jpeg`. The payload names what was seen.
+        case notAnImage(String)
+        /// No byte arrived within the idle timeout, or the whole load took too long.
+        case timedOut
+        /// The body is larger than the response-size cap, in bytes.
+        case responseTooLarge(limit: Int)
+        /// The header announces more pixels than the pixel-count cap allows.
+        case tooManyPixels(width: Int, height: Int, limit: Int)
+        /// The decoder rejected the bytes (truncated or corrupt file). The text is libvips's hint.
+        case corrupt(String)
+        /// A local file could not be read. The payload is the path and the system's reason.
+        case file(String)
+        /// A network failure other than a timeout (connection refused, redirect loop, ...).
+        case network(String)
+        /// The URL's scheme is not http, https, file or data, or it is malformed.
+        case unsupportedURL(String)
+        /// The load was cancelled because nobody wanted it any more.
+        case cancelled
+
+        /// A few words for a table row: "HTTP 404", "not an image", "timed out", ...
+        public var shortReason: String {
+            switch self {
+            case .httpStatus(let code): return "HTTP \(code)"
+            case .notAnImage: return "not an image"
+            case .timedOut: return "timed out"
+            case .responseTooLarge: return "file too large"
+            case .tooManyPixels: return "too many pixels"
+            case .corrupt: return "corrupt image"
+            case .file: return "cannot read file"
+            case .network: return "network error"
+            case .unsupportedURL: return "unsupported URL"
+            case .cancelled: return "cancelled"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .httpStatus(let code):
+                return "HTTP \(code) \(HTTPURLResponseStatusText.text(for: code))"
+            case .notAnImage(let seen): return "not an image (\(seen))"
+            case .timedOut: return "timed out"
+            case .responseTooLarge(let limit): return "response larger than \(limit) bytes"
+            case .tooManyPixels(let w, let h, let limit):
+                return "\(w) x \(h) pixels is over the limit of \(limit)"
+            case .corrupt(let hint): return "corrupt image: \(hint)"
+            case .file(let reason): return reason
+            case .network(let reason): return "network error: \(reason)"
+            case .unsupportedURL(let url): return "unsupported URL: \(url)"
+            case .cancelled: return "cancelled"
+            }
+        }
+    }
+}
+
+/// Reason phrases for the status codes a gallery server commonly returns (RFC 9110).
+enum HTTPURLResponseStatusText {
+    static func text(for code: Int) -> String {
+        switch code {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 410: return "Gone"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return ""
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A load that can be called off. Calling `cancel` after completion does nothing.
+public protocol Cancellable: Sendable {
+    func cancel()
+}
+
+/// Fetches the raw bytes behind a URL and validates them as a response (status, size cap).
+///
+/// `completion` runs exactly once, on a background thread, with the bytes or a typed error
+/// (`.cancelled` after `cancel`).
+protocol DataLoading: Sendable {
+    func loadData(
+        for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable
+}
+
+/// A cancellable that only records that it was cancelled (file and data: loads check it).
+final class CancellationFlag: Cancellable {
+    private let flag = Atomic(false)
+    func cancel() { flag.store(true) }
+    var isCancelled: Bool { flag.load() }
+}
+
+/// Small atomic box over a lock, for flags read on several threads.
+final class Atomic<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func load() -> Value { lock.withLock { value } }
+    func store(_ newValue: Value) { lock.withLock { value = newValue } }
+}
+
+/// Routes a URL to the loader for its scheme: http(s) to `HTTPDataLoader`, file URLs and
+/// `data:` URLs read in-process on a utility queue.
+struct DataLoader: DataLoading {
+    let http: HTTPDataLoader
+    /// Largest accepted body, in bytes.
+    let maxResponseBytes: Int
+
+    func loadData(
+        for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        switch url.scheme?.lowercased() {
+        case "http", "https":
+            return http.loadData(for: url, completion: completion)
+        case "file", "data":
+            let flag = CancellationFlag()
+            let limit = maxResponseBytes
+            DispatchQueue.global(qos: .utility).async {
+                if flag.isCancelled { return completion(.failure(.cancelled)) }
+                let result =
+                    url.isFileURL ? LocalData.readFile(url, limit: limit) : LocalData.decodeDataURL(url, limit: limit)
+                completion(flag.isCancelled ? .failure(.cancelled) : result)
+            }
+            return flag
+        default:
+            completion(.failure(.unsupportedURL(url.absoluteString)))
+            return CancellationFlag()
+        }
+    }
+}
+
+/// Reading local files and `data:` URLs (RFC 2397).
+enum LocalData {
+    static func readFile(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
+        let path = url.path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            return .failure(.file(exists ? "cannot read \(path)" : "no such file: \(path)"))
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            if data.count > limit { return .failure(.responseTooLarge(limit: limit)) }
+            return .success(data)
+        } catch {
+            return .failure(.file("cannot read \(path)"))
+        }
+    }
+
+    /// `data:[<mediatype>][;base64],<data>`.
+    static func decodeDataURL(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
+        let text = url.absoluteString
+        guard text.lowercased().hasPrefix("data:"), let comma = text.firstIndex(of: ",") else {
+            return .failure(.unsupportedURL("malformed data: URL"))
+        }
+        let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
+        let payload = String(text[text.index(after: comma)...])
+        let data: Data?
+        if header.lowercased().hasSuffix(";base64") {
+            data = Data(base64Encoded: payload.removingPercentEncoding ?? payload, options: .ignoreUnknownCharacters)
+        } else {
+            data = (payload.removingPercentEncoding ?? payload).data(using: .utf8)
+        }
+        guard let data else { return .failure(.unsupportedURL("malformed data: URL")) }
+        if data.count > limit { return .failure(.responseTooLarge(limit: limit)) }
+        return .success(data)
+    }
+}

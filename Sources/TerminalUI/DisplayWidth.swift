@@ -1,0 +1,52 @@
+import CNcursesw
+
+/// Terminal column widths of text, and the last line of defence against control characters.
+///
+/// Widths come from the C library's `wcwidth` (Unicode East Asian Width in a UTF-8 locale):
+/// CJK ideographs and most emoji take 2 columns, combining marks 0.
+public enum DisplayWidth {
+    /// True for scalars that must never reach the terminal: C0 and C1 controls (ESC above all),
+    /// DEL, and bidi overrides/isolates (U+202A-202E, U+2066-2069), which reorder what follows.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+            || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
+    /// Columns that `scalar` occupies: 0, 1 or 2. Unsafe and unprintable scalars count as 0
+    /// (they are dropped when drawing).
+    public static func width(_ scalar: Unicode.Scalar) -> Int {
+        if isUnsafe(scalar) { return 0 }
+        if scalar.value < 0x7F { return 1 }
+        let w = Int(vt_wcwidth(scalar.value))
+        return w < 0 ? 0 : w
+    }
+
+    /// Columns that `text` occupies once drawn.
+    public static func width(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width($1) }
+    }
+
+    /// The scalars of `text` that are safe to draw and fit in `columns`, cutting at a scalar
+    /// boundary (a wide character that would straddle the edge is left out) and ending with
+    /// "…" when something was cut. Returns the scalars and the columns they use.
+    public static func fit(_ text: String, columns: Int) -> (scalars: [Unicode.Scalar], width: Int) {
+        guard columns > 0 else { return ([], 0) }
+        var out: [Unicode.Scalar] = []
+        var used = 0
+        let safe = text.unicodeScalars.filter { !isUnsafe($0) && (width($0) > 0 || $0.value >= 0x300) }
+        let total = safe.reduce(0) { $0 + width($1) }
+        let budget = total > columns ? columns - 1 : columns
+        for scalar in safe {
+            let w = width(scalar)
+            if used + w > budget { break }
+            out.append(scalar)
+            used += w
+        }
+        if total > columns {
+            out.append("…")
+            used += 1
+        }
+        return (out, used)
+    }
+}

@@ -1,0 +1,214 @@
+import CNcursesw
+import HalfBlock
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Owns the curses screen: set-up, teardown on every exit path, colour capability, colour-pair
+/// allocation and the drawing primitives. The only type that calls ncurses.
+///
+/// - Important: main actor only. ncurses keeps global state and is not thread-safe.
+@MainActor
+public final class Screen {
+    /// Why the screen could not start.
+    public enum Error: Swift.Error, CustomStringConvertible {
+        case notATerminal
+        case unknownTerminal(String)
+
+        public var description: String {
+            switch self {
+            case .notATerminal: return "standard input and output must be a terminal"
+            case .unknownTerminal(let term): return "unknown terminal type '\(term)' (check TERM)"
+            }
+        }
+    }
+
+    /// Text styles, mapped to attributes in one place (the theme).
+    public enum Role {
+        case normal, title, dim, selection, status, error, spinner
+    }
+
+    /// The colour mode images are rendered in.
+    public private(set) var colorMode: ColorMode = .none
+    /// Screen size in cells.
+    public private(set) var columns = 80
+    public private(set) var lines = 24
+    private var screen: OpaquePointer?
+    private var hasColors = false
+    private var directColor = false
+    private var active = false
+
+    /// Starts curses on the controlling terminal.
+    ///
+    /// - Parameters:
+    ///   - environment: the process environment (TERM, COLORTERM, NO_COLOR).
+    ///   - colorOverride: `--colors`, if given.
+    /// - Throws: `Screen.Error` when stdin/stdout are not a terminal or TERM is unknown.
+    public init(environment: [String: String], colorOverride: ColorMode? = nil) throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw Error.notATerminal }
+        setlocale(LC_ALL, "")
+        let term = environment["TERM"] ?? "dumb"
+        TerminalRestore.saveTerminalState()
+        var chosen: OpaquePointer?
+        if let direct = ColorSupport.directVariant(term: term, environment: environment) {
+            chosen = vt_newterm(direct)
+        }
+        if chosen == nil { chosen = vt_newterm(term) }
+        guard let chosen else { throw Error.unknownTerminal(term) }
+        screen = chosen
+        active = true
+        TerminalRestore.install(screen: self)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(vt_stdscr(), true)
+        nodelay(vt_stdscr(), true)
+        curs_set(0)
+        set_escdelay(25)
+        hasColors = has_colors()
+        if hasColors {
+            start_color()
+            use_default_colors()
+        }
+        let terminal = ColorSupport.Terminal(
+            colors: hasColors ? Int(vt_colors()) : 0, rgbFlag: vt_tigetflag("RGB") > 0)
+        colorMode = ColorSupport.mode(terminal: terminal, environment: environment, override: colorOverride)
+        directColor = colorMode == .truecolor
+        updateSize()
+    }
+
+    /// True when wide glyphs (▀, braille) can be drawn: the locale's codeset is UTF-8.
+    public var unicodeGlyphs: Bool {
+        String(cString: vt_codeset()).uppercased().filter { $0 != "-" } == "UTF8"
+    }
+
+    /// Ends curses and gives the terminal back as it was. Safe to call twice.
+    public func close() {
+        guard active else { return }
+        active = false
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        TerminalRestore.uninstall()
+    }
+
+    /// Re-reads the size after KEY_RESIZE.
+    public func updateSize() {
+        columns = Int(vt_cols())
+        lines = Int(vt_lines())
+    }
+
+    /// Clears the whole screen (next refresh repaints everything).
+    public func clearAll() { erase() }
+
+    /// Forces a full repaint (^L).
+    public func repaintAll() { clearok(vt_stdscr(), true) }
+
+    /// Sends pending changes to the terminal.
+    public func refresh() { wnoutrefresh(vt_stdscr()); doupdate() }
+
+    /// Reads every pending key, without waiting.
+    public func pendingKeys() -> [Int32] {
+        var keys: [Int32] = []
+        while true {
+            let key = getch()
+            if key == vt_err() { break }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    // MARK: Drawing
+
+    /// Draws `text` at line `y`, column `x`, at most `width` columns, in `role`; control
+    /// characters are dropped and an overlong text ends with "…". Pads with spaces to `width`
+    /// when `pad` is set. Returns the columns used.
+    @discardableResult
+    public func text(_ text: String, y: Int, x: Int, width: Int, role: Role = .normal, pad: Bool = false) -> Int {
+        guard width > 0, y >= 0, y < lines, x >= 0, x < columns else { return 0 }
+        let room = min(width, columns - x)
+        var (scalars, used) = DisplayWidth.fit(text, columns: room)
+        if !unicodeGlyphs {
+            scalars = scalars.map { $0.isASCII ? $0 : "?" }
+        }
+        if pad && used < room {
+            scalars.append(contentsOf: Array(repeating: " ", count: room - used))
+            used = room
+        }
+        let (attrs, pair) = style(role)
+        var wide = scalars.map { wchar_t(bitPattern: $0.value) }
+        wide.append(0)
+        _ = vt_put_text(Int32(y), Int32(x), wide, Int32(wide.count - 1), attrs, pair)
+        return used
+    }
+
+    /// Fills `width` columns at (y, x) with spaces in the default colours.
+    public func clear(y: Int, x: Int, width: Int) {
+        text("", y: y, x: x, width: width, pad: true)
+    }
+
+    /// Draws a grid of cells with its top-left corner at (y, x), clipped to the screen.
+    public func draw(_ grid: CellGrid, y: Int, x: Int) {
+        for row in 0..<grid.rows where y + row >= 0 && y + row < lines {
+            for column in 0..<grid.columns where x + column >= 0 && x + column < columns {
+                let cell = grid[column, row]
+                put(cell.glyph, y: y + row, x: x + column, foreground: cell.foreground, background: cell.background)
+            }
+        }
+    }
+
+    /// Draws one glyph in the given colours (in `.none` mode, or without Unicode, a fallback).
+    public func put(_ glyph: Unicode.Scalar, y: Int, x: Int, foreground: TerminalColor, background: TerminalColor, role: Role = .normal) {
+        var g = glyph
+        if !unicodeGlyphs && !g.isASCII { g = g == "▀" || g == "▄" ? " " : "#" }
+        let pair = colorMode == .none ? style(role).1 : pairFor(foreground, background)
+        _ = vt_put_cell(Int32(y), Int32(x), wchar_t(bitPattern: g.value), style(role).0, pair)
+    }
+
+    /// Attributes and colour pair of a text role (the theme table).
+    func style(_ role: Role) -> (attr_t, Int32) {
+        switch role {
+        case .normal: return (vt_a_normal(), 0)
+        case .title: return (vt_a_bold(), 0)
+        case .dim: return (vt_a_dim(), 0)
+        case .selection: return (vt_a_reverse() | vt_a_bold(), 0)
+        case .status: return (vt_a_reverse(), 0)
+        case .error:
+            return hasColors && colorMode != .none ? (vt_a_bold(), pairFor(.indexed(1), .terminalDefault)) : (vt_a_bold(), 0)
+        case .spinner:
+            return hasColors && colorMode != .none ? (vt_a_normal(), pairFor(.indexed(6), .terminalDefault)) : (vt_a_normal(), 0)
+        }
+    }
+
+    /// A colour pair for foreground and background, from ncurses's pair allocator
+    /// (`alloc_pair`, which reuses the least recently used pair when the table is full).
+    /// Extended pairs above 255 are passed as ints, never through `COLOR_PAIR()`.
+    func pairFor(_ foreground: TerminalColor, _ background: TerminalColor) -> Int32 {
+        guard hasColors else { return 0 }
+        let fg = colorNumber(foreground)
+        let bg = colorNumber(background)
+        if fg == -1 && bg == -1 { return 0 }
+        let pair = alloc_pair(fg, bg)
+        return pair < 0 ? 0 : pair
+    }
+
+    private func colorNumber(_ color: TerminalColor) -> Int32 {
+        switch color {
+        case .terminalDefault:
+            return -1
+        case .rgb(let rgb):
+            if directColor {
+                // In direct-colour terminfo entries 0-7 still mean the basic palette.
+                let value = Int32(rgb.r) << 16 | Int32(rgb.g) << 8 | Int32(rgb.b)
+                return value < 8 ? 8 : value
+            }
+            // Only truecolor grids carry RGB; map a stray one onto the 6x6x6 cube.
+            func level(_ v: UInt8) -> Int32 { Int32((Int(v) * 5 + 127) / 255) }
+            return 16 + 36 * level(rgb.r) + 6 * level(rgb.g) + level(rgb.b)
+        case .indexed(let index):
+            let colors = max(1, Int(vt_colors()))
+            return Int32(Int(index) < colors ? Int(index) : Int(index) % min(colors, 8))
+        }
+    }
+}

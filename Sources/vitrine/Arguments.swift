@@ -1,0 +1,177 @@
+import Foundation
+import HalfBlock
+
+/// sysexits(3) statuses, the contract scripts rely on.
+enum ExitStatus: Int32 {
+    case ok = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case software = 70
+}
+
+/// A failure that ends the program with a message on stderr and a sysexits status.
+struct Failure: Error {
+    var status: ExitStatus
+    var message: String
+}
+
+/// The parsed command line.
+enum Command: Equatable {
+    /// Browse GALLERY (nil: the demo gallery).
+    case browse(gallery: String?, options: BrowseOptions)
+    /// Print IMAGE as half-block art and exit.
+    case render(image: String, options: RenderCommandOptions)
+    /// Print the items found in GALLERY and exit.
+    case list(gallery: String, output: ListOutput)
+    case help
+    case version
+}
+
+struct BrowseOptions: Equatable {
+    /// Lines per table row.
+    var rowHeight = 5
+    var colors: ColorMode?
+}
+
+struct RenderCommandOptions: Equatable {
+    /// Box in cells; nil: the terminal's size, or 80x24 off a terminal.
+    var size: (columns: Int, rows: Int)?
+    var colors: ColorMode?
+    var background: Background = .terminalDefault
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.size?.columns == b.size?.columns && a.size?.rows == b.size?.rows && a.colors == b.colors
+            && a.background == b.background
+    }
+}
+
+enum ListOutput: String, Equatable {
+    case tsv, json
+}
+
+/// Parses `arguments` (without the program name).
+/// - Throws: `Failure` with status 64 and a one-line reason.
+func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
+    var args = arguments[...]
+    func usage(_ message: String) -> Failure {
+        Failure(status: .usage, message: "\(message)\nTry 'vitrine --help'.")
+    }
+    func value(for flag: String) throws(Failure) -> String {
+        guard let next = args.popFirst() else { throw usage("option \(flag) needs a value") }
+        return next
+    }
+    func colors(_ text: String) throws(Failure) -> ColorMode {
+        switch text {
+        case "truecolor", "24bit", "full": return .truecolor
+        case "256": return .palette256
+        case "16", "8": return .palette16
+        case "none", "2": return .none
+        default: throw usage("--colors takes truecolor, 256, 16 or none, not '\(text)'")
+        }
+    }
+    if args.contains("--help") || args.contains("-h") { return .help }
+    if args.contains("--version") || args.contains("-V") { return .version }
+
+    switch args.first {
+    case "render":
+        args.removeFirst()
+        var options = RenderCommandOptions()
+        var image: String?
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--size", "-s":
+                let text = try value(for: arg)
+                let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] <= 10_000, parts[1] <= 10_000 else {
+                    throw usage("--size takes COLSxROWS, like 80x24, not '\(text)'")
+                }
+                options.size = (parts[0], parts[1])
+            case "--colors", "-c": options.colors = try colors(try value(for: arg))
+            case "--background":
+                let text = try value(for: arg)
+                switch text {
+                case "default": options.background = .terminalDefault
+                case "checker": options.background = .checker
+                default:
+                    let parts = text.split(separator: ",").compactMap { UInt8($0) }
+                    guard parts.count == 3 else {
+                        throw usage("--background takes R,G,B, default or checker, not '\(text)'")
+                    }
+                    options.background = .color(RGB(parts[0], parts[1], parts[2]))
+                }
+            default:
+                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
+                guard image == nil else { throw usage("render takes one IMAGE") }
+                image = arg
+            }
+        }
+        guard let image else { throw usage("render needs an IMAGE (a path or URL)") }
+        return .render(image: image, options: options)
+    case "list":
+        args.removeFirst()
+        var output = ListOutput.tsv
+        var gallery: String?
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--output", "-o":
+                let text = try value(for: arg)
+                guard let o = ListOutput(rawValue: text) else { throw usage("--output takes tsv or json") }
+                output = o
+            default:
+                if arg.hasPrefix("-") { throw usage("unknown option \(arg) for list") }
+                guard gallery == nil else { throw usage("list takes one GALLERY") }
+                gallery = arg
+            }
+        }
+        guard let gallery else { throw usage("list needs a GALLERY (a path or URL)") }
+        return .list(gallery: gallery, output: output)
+    default:
+        var options = BrowseOptions()
+        var gallery: String?
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--row-height":
+                let text = try value(for: arg)
+                guard let n = Int(text), (2...40).contains(n) else {
+                    throw usage("--row-height takes a number of lines from 2 to 40, not '\(text)'")
+                }
+                options.rowHeight = n
+            case "--colors", "-c": options.colors = try colors(try value(for: arg))
+            default:
+                if arg.hasPrefix("-") { throw usage("unknown option \(arg)") }
+                guard gallery == nil else { throw usage("vitrine takes one GALLERY") }
+                gallery = arg
+            }
+        }
+        return .browse(gallery: gallery, options: options)
+    }
+}
+
+let helpText = """
+    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE]
+           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default|checker]
+           vitrine list GALLERY [--output tsv|json]
+
+    Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL
+    of one; without it the demo gallery opens. Thumbnails load as their rows scroll into view.
+
+    Options:
+      --row-height LINES   lines per table row, 2-40 (default 5)
+      --colors MODE        truecolor, 256, 16 or none (default: what the terminal offers)
+      --size COLSxROWS     render: box to fit the image in (default: the terminal, or 80x24)
+      --background B       render: what transparency shows: default, checker or R,G,B
+      --output FORMAT      list: tsv (title, thumbnail URL, image URL) or json
+      -h, --help           show this help
+      -V, --version        show the version
+
+    Keys: ↑↓ j k move, PgUp PgDn page, g G Home End first/last, Enter open, n p next/previous,
+          r retry, ? help, q back/quit, Q quit.
+
+    Environment: NO_COLOR, COLORTERM, TERM, VITRINE_LOG (log file for warnings).
+    Exit status: 0 ok, 64 usage, 65 bad gallery data, 66 missing input, 69 network, 70 internal.
+    See vitrine(1).
+    """
+
+let versionText = "vitrine 0.1.0"

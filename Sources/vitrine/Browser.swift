@@ -1,0 +1,313 @@
+import Foundation
+import Gallery
+import HalfBlock
+import ImagePipeline
+import TerminalUI
+
+/// The interactive browser: the gallery table, the full view and the main loop.
+///
+/// Everything here runs on the main thread. Background loads reach it only through `Inbox`.
+@MainActor
+final class Browser {
+    /// One row's image, as the table knows it.
+    enum Phase {
+        case idle
+        case loading(ImagePipeline.Ticket)
+        case loaded(DecodedImage)
+        case failed(ImagePipeline.Error)
+        case noImage
+    }
+
+    /// Rows beyond each edge of the viewport that are requested ahead of being shown.
+    static let lookahead = 1
+
+    let gallery: Gallery
+    let pipeline: ImagePipeline
+    let screen: Screen
+    let table: TableView
+    let inbox: Inbox
+    let loop: EventLoop
+    var phases: [Phase]
+    /// Ticket id → row: the per-row generation token. A delivery whose ticket is not here
+    /// (cancelled, or the row was re-requested) is dropped.
+    var ticketRows: [ImagePipeline.Ticket: Int] = [:]
+    /// Half-block art per row, with the box it was fitted to.
+    var thumbnails: [Int: (box: BoxSize, grid: CellGrid)] = [:]
+    var fullView: FullView?
+    var showingHelp = false
+    var spinner: Spinner
+    var nextTick = ContinuousClock.now
+    var dirtyRows = Set<Int>()
+    var needsFullRedraw = true
+    var running = true
+
+    struct BoxSize: Equatable {
+        var columns: Int
+        var rows: Int
+    }
+
+    init(gallery: Gallery, pipeline: ImagePipeline, screen: Screen, inbox: Inbox, rowHeight: Int) {
+        self.gallery = gallery
+        self.pipeline = pipeline
+        self.screen = screen
+        self.inbox = inbox
+        self.loop = EventLoop(wakePipe: inbox.wakePipe)
+        self.table = TableView(count: gallery.items.count, rowHeight: rowHeight)
+        self.phases = gallery.items.map { ($0.thumbnailURL ?? $0.imageURL) == nil ? .noImage : .idle }
+        self.spinner = Spinner(unicode: screen.unicodeGlyphs)
+    }
+
+    var renderOptions: RenderOptions { RenderOptions(colorMode: screen.colorMode) }
+
+    /// Runs until the user quits or a termination signal arrives.
+    func run() {
+        table.layout(lines: screen.lines, columns: screen.columns)
+        while running {
+            updateInterest()
+            draw()
+            let wake = loop.wait(timeoutMilliseconds: animating ? max(0, millisecondsUntilTick) : nil)
+            if TerminalRestore.pendingTerminationSignal != 0 { break }
+            for key in screen.pendingKeys() { handle(key) }
+            if wake.posted { applyDeliveries() }
+            if animating && millisecondsUntilTick <= 0 { tick() }
+        }
+        pipeline.cancelAll()
+    }
+
+    // MARK: Loading
+
+    /// Requests images for rows on screen (plus `lookahead`), cancels loads for rows more than a
+    /// page away, and re-prioritises the rest by distance from the top of the viewport.
+    func updateInterest() {
+        guard fullView == nil else { return }
+        let visible = table.visibleRows
+        let page = table.rowsPerPage
+        let count = gallery.items.count
+        let wanted = max(0, visible.lowerBound - Self.lookahead)..<min(count, visible.upperBound + Self.lookahead)
+        let keep = max(0, visible.lowerBound - page)..<min(count, visible.upperBound + page)
+        for (ticket, row) in ticketRows where !keep.contains(row) {
+            pipeline.cancel(ticket)
+            ticketRows[ticket] = nil
+            phases[row] = .idle
+        }
+        for row in wanted {
+            if case .idle = phases[row] { startThumbnail(row, reload: false) }
+        }
+        for (ticket, row) in ticketRows {
+            pipeline.setPriority(ticket, priority(of: row))
+        }
+    }
+
+    func priority(of row: Int) -> Int {
+        let visible = table.visibleRows
+        if visible.contains(row) { return row - visible.lowerBound }
+        let distance = row < visible.lowerBound ? visible.lowerBound - row : row - visible.upperBound + 1
+        return table.rowsPerPage + distance
+    }
+
+    var thumbnailBox: BoxSize {
+        let box = table.thumbnailBox
+        return BoxSize(columns: box.columns, rows: box.rows)
+    }
+
+    func startThumbnail(_ row: Int, reload: Bool) {
+        let item = gallery.items[row]
+        guard let url = item.thumbnailURL ?? item.imageURL else {
+            phases[row] = .noImage
+            return
+        }
+        let box = thumbnailBox
+        // Decode at twice the half-block grid in each direction; the renderer's box filter
+        // averages it down in linear light.
+        let request = ImageRequest(url: url, maxPixelWidth: box.columns * 2, maxPixelHeight: box.rows * 4, reload: reload)
+        switch pipeline.load(request, priority: priority(of: row)) {
+        case .cached(let image):
+            phases[row] = .loaded(image)
+        case .started(let ticket):
+            phases[row] = .loading(ticket)
+            ticketRows[ticket] = row
+        }
+        dirtyRows.insert(row)
+    }
+
+    func applyDeliveries() {
+        for delivery in inbox.drain() {
+            if let row = ticketRows.removeValue(forKey: delivery.ticket) {
+                switch delivery.result {
+                case .success(let image): phases[row] = .loaded(image)
+                case .failure(let error): phases[row] = .failed(error)
+                }
+                thumbnails[row] = nil
+                dirtyRows.insert(row)
+            } else if var view = fullView, view.ticket == delivery.ticket {
+                view.ticket = nil
+                switch delivery.result {
+                case .success(let image): view.phase = .loaded(image)
+                case .failure(let error): view.phase = .failed(error)
+                }
+                view.grid = nil
+                fullView = view
+                needsFullRedraw = true
+            }
+            // Anything else answers a ticket that was cancelled: dropped.
+        }
+    }
+
+    func retry(_ row: Int) {
+        if case .loading(let ticket) = phases[row] {
+            pipeline.cancel(ticket)
+            ticketRows[ticket] = nil
+        }
+        thumbnails[row] = nil
+        startThumbnail(row, reload: true)
+    }
+
+    // MARK: Keys
+
+    func handle(_ key: Int32) {
+        if showingHelp {
+            showingHelp = false
+            needsFullRedraw = true
+            if KeyMap.tableAction(key) != .resize { return }
+        }
+        if fullView != nil {
+            handleFullView(key)
+            return
+        }
+        guard let action = KeyMap.tableAction(key) else { return }
+        switch action {
+        case .up, .down, .pageUp, .pageDown, .halfPageUp, .halfPageDown, .first, .last:
+            let oldSelection = table.selected
+            let oldTop = table.top
+            table.apply(action)
+            if table.top != oldTop {
+                needsFullRedraw = true
+            } else {
+                dirtyRows.insert(oldSelection)
+                dirtyRows.insert(table.selected)
+            }
+        case .open:
+            if !gallery.items.isEmpty { openFullView(table.selected) }
+        case .retry:
+            if !gallery.items.isEmpty { retry(table.selected) }
+        case .help:
+            showingHelp = true
+            needsFullRedraw = true
+        case .redraw:
+            screen.repaintAll()
+            needsFullRedraw = true
+        case .resize:
+            resize()
+        case .quit, .quitAll, .back:
+            running = false
+        case .next, .previous:
+            break
+        }
+    }
+
+    func resize() {
+        screen.updateSize()
+        table.layout(lines: screen.lines, columns: screen.columns)
+        screen.clearAll()
+        needsFullRedraw = true
+        if var view = fullView {
+            view.grid = nil
+            fullView = view
+            if case .loaded = view.phase { reloadFullViewIfTooSmall() }
+        }
+    }
+
+    // MARK: Drawing
+
+    var animating: Bool {
+        if let view = fullView {
+            if case .loading = view.phase { return true }
+            return false
+        }
+        return table.visibleRows.contains { if case .loading = phases[$0] { return true } else { return false } }
+    }
+
+    var millisecondsUntilTick: Int {
+        let remaining = nextTick - ContinuousClock.now
+        return Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    func tick() {
+        spinner.tick()
+        nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
+        if fullView != nil {
+            needsFullRedraw = true
+            return
+        }
+        for row in table.visibleRows {
+            if case .loading = phases[row] { dirtyRows.insert(row) }
+        }
+    }
+
+    func draw() {
+        if animating && millisecondsUntilTick > Spinner.interval {
+            nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
+        }
+        if needsFullRedraw {
+            if fullView != nil {
+                drawFullView()
+            } else {
+                table.draw(on: screen, spinner: spinner.glyph) { content(for: $0) }
+            }
+            if showingHelp { HelpOverlay.draw(on: screen) }
+        } else if fullView == nil {
+            for row in dirtyRows.sorted() {
+                table.drawRow(row, on: screen, spinner: spinner.glyph, content: content(for: row))
+            }
+        }
+        if fullView == nil && !showingHelp { drawStatus() }
+        if needsFullRedraw || !dirtyRows.isEmpty { screen.refresh() }
+        needsFullRedraw = false
+        dirtyRows.removeAll()
+    }
+
+    func drawStatus() {
+        var loaded = 0
+        var loading = 0
+        var failed = 0
+        for phase in phases {
+            switch phase {
+            case .loaded: loaded += 1
+            case .loading: loading += 1
+            case .failed: failed += 1
+            default: break
+            }
+        }
+        let position = gallery.items.isEmpty ? "0/0" : "\(table.selected + 1)/\(gallery.items.count)"
+        StatusLine.draw(
+            on: screen, left: " \(gallery.name)  \(position)",
+            right: "loaded \(loaded) · loading \(loading) · failed \(failed)  ? help")
+    }
+
+    func content(for row: Int) -> RowContent {
+        let item = gallery.items[row]
+        switch phases[row] {
+        case .idle, .loading:
+            return RowContent(title: item.title, fileName: item.fileName, detail: "loading…", thumbnail: .loading)
+        case .noImage:
+            return RowContent(title: item.title, fileName: item.fileName, detail: "no image URL", thumbnail: .none)
+        case .failed(let error):
+            return RowContent(title: item.title, fileName: item.fileName, detail: "✗ \(error.shortReason)", thumbnail: .failed)
+        case .loaded(let image):
+            let box = thumbnailBox
+            let grid: CellGrid
+            if let cached = thumbnails[row], cached.box == box {
+                grid = cached.grid
+            } else {
+                let size = HalfBlockRenderer.fittedSize(
+                    imageWidth: image.bitmap.width, imageHeight: image.bitmap.height,
+                    maxColumns: box.columns, maxRows: box.rows)
+                grid = HalfBlockRenderer.render(image.bitmap, columns: size.columns, rows: size.rows, options: renderOptions)
+                thumbnails[row] = (box, grid)
+            }
+            return RowContent(
+                title: item.title, fileName: item.fileName,
+                detail: "\(image.sourceWidth) × \(image.sourceHeight)", thumbnail: .image(grid))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HalfBlock
+import ImagePipeline
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `vitrine render IMAGE`: prints IMAGE as half-block art fitted in a box of cells and exits.
+enum RenderCommand {
+    static func run(image argument: String, options: RenderCommandOptions, environment: [String: String]) throws(Failure) {
+        let url = try GallerySource.resolve(argument)
+        if url.isFileURL && !FileManager.default.fileExists(atPath: url.path) {
+            throw Failure(status: .noInput, message: "\(url.path): no such file")
+        }
+        let terminal = TerminalSize.current()
+        let box = options.size ?? terminal.map { ($0.columns, max(1, $0.rows - 1)) } ?? (80, 24)
+        let cellAspect = terminal?.cellAspect ?? 2.0
+        let mode = options.colors ?? defaultColorMode(environment: environment, isTerminal: isatty(1) == 1)
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+        configuration.decodeConcurrency = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        // Decode at four times the half-block grid: enough for the box filter to average in linear
+        // light, far less than the full image for large photos (shrink-on-load).
+        let request = ImageRequest(url: url, maxPixelWidth: box.0 * 4, maxPixelHeight: box.1 * 8)
+        let result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
+        let image: DecodedImage
+        switch result {
+        case .success(let decoded): image = decoded
+        case .failure(let error):
+            let status: ExitStatus
+            switch error {
+            case .httpStatus(404), .httpStatus(410), .file: status = .noInput
+            case .network, .timedOut, .httpStatus: status = .unavailable
+            default: status = .dataError
+            }
+            throw Failure(status: status, message: "\(argument): \(error)")
+        }
+        let fitted = HalfBlockRenderer.fittedSize(
+            imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
+            maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
+        let renderOptions = RenderOptions(colorMode: mode, background: options.background, cellAspect: cellAspect)
+        let grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: renderOptions)
+        let text = ANSIWriter.string(for: grid, colorMode: mode)
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// The colour mode when `--colors` is not given: none off a terminal unless COLORTERM says
+    /// otherwise, else from COLORTERM and TERM, honouring NO_COLOR.
+    static func defaultColorMode(environment: [String: String], isTerminal: Bool) -> ColorMode {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
+        let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
+        if colorterm == "truecolor" || colorterm == "24bit" { return .truecolor }
+        let term = environment["TERM"] ?? ""
+        if term.hasSuffix("-direct") { return .truecolor }
+        if term.contains("256color") { return .palette256 }
+        if term.isEmpty || term == "dumb" { return isTerminal ? .none : .truecolor }
+        return .palette16
+    }
+}
+
+/// The terminal's size in cells and, when it reports one, its cell aspect (TIOCGWINSZ).
+struct TerminalSize {
+    var columns: Int
+    var rows: Int
+    /// Cell height / cell width in pixels; nil when the terminal reports no pixel size.
+    var cellAspect: Double?
+
+    static func current() -> TerminalSize? {
+        var size = winsize()
+        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return nil
+        }
+        var aspect: Double?
+        if size.ws_xpixel > 0 && size.ws_ypixel > 0 {
+            let cellWidth = Double(size.ws_xpixel) / Double(size.ws_col)
+            let cellHeight = Double(size.ws_ypixel) / Double(size.ws_row)
+            aspect = cellHeight / cellWidth
+        }
+        return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row), cellAspect: aspect)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ImagePipeline
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prints a failure to stderr and exits with its sysexits status.
+func fail(_ failure: Failure) -> Never {
+    FileHandle.standardError.write(Data("vitrine: \(failure.message)\n".utf8))
+    exit(failure.status.rawValue)
+}
+
+let environment = ProcessInfo.processInfo.environment
+let logFD: Int32 = environment["VITRINE_LOG"].map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) } ?? -1
+if logFD >= 0 { ImagePipeline.sendDecoderWarnings(toFileDescriptor: logFD) }
+
+do throws(Failure) {
+    switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {
+    case .help:
+        print(helpText)
+    case .version:
+        print(versionText)
+    case .render(let image, let options):
+        try RenderCommand.run(image: image, options: options, environment: environment)
+    case .list(let gallery, let output):
+        try ListCommand.run(gallery: gallery, output: output)
+    case .browse(let argument, let options):
+        let center = NotificationCenter()
+        var configuration = ImagePipeline.Configuration()
+        configuration.notificationCenter = center
+        let pipeline = ImagePipeline(configuration: configuration)
+        let gallery = try GallerySource.load(argument, pipeline: pipeline)
+        let wakePipe = WakePipe()
+        TerminalRestore.watchTerminationSignals(wakePipe)
+        let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
+        let screen: Screen
+        do {
+            screen = try Screen(environment: environment, colorOverride: options.colors)
+        } catch {
+            throw Failure(status: .usage, message: "\(error)")
+        }
+        // Nothing may print over the curses screen: stderr goes to the log (or nowhere) while
+        // it is up, and comes back for messages after.
+        let savedStderr = dup(2)
+        let sink = logFD >= 0 ? logFD : open("/dev/null", O_WRONLY)
+        dup2(sink, 2)
+        let browser = Browser(gallery: gallery, pipeline: pipeline, screen: screen, inbox: inbox, rowHeight: options.rowHeight)
+        browser.run()
+        screen.close()
+        dup2(savedStderr, 2)
+        let sig = TerminalRestore.pendingTerminationSignal
+        if sig != 0 {
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+    }
+} catch {
+    fail(error)
+}
+exit(0)

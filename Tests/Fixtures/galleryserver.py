@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for Vitrine's tests (Python 3 standard library only).
+
+    galleryserver.py [--port N] [--root DIR] [--delay SECONDS] [--log FILE]
+                     [--max-seconds N] [--bind 127.0.0.1]
+
+Binds 127.0.0.1 only. Prints "PORT <n>" as the first stdout line (with
+--port 0 the port is picked by the OS). Exits by itself after --max-seconds
+(default 600). --delay sleeps before answering any request whose path does
+not end in .json or .plist (i.e. image requests). --log appends "METHOD PATH"
+(the raw request target, query included) per request, flushed at once.
+GET and HEAD only.
+
+Routes (PATH is relative to --root; KEY is any word naming a counter):
+  /PATH                          the file, with ETag, Last-Modified and
+                                 Cache-Control: max-age=3600; 304 on a matching
+                                 If-None-Match / If-Modified-Since
+  /img/I/PATH                    the file at PATH (a distinct URL per item I)
+  /gallery/N.json?img=PATH       JSON array of N items (I = 0..N-1)
+                                 {"title": "Item I", "url": "/img/I/PATH"};
+                                 img defaults to flags/fr.png; &abs=1 makes the
+                                 URLs absolute (http://127.0.0.1:PORT/img/...)
+  /status/CODE/anything          status CODE (200-599) with a tiny 1x1 PNG body
+  /html/anything                 200 text/html <html>...</html>
+  /html-as-jpeg/anything         the same HTML labelled image/jpeg
+  /truncated/PATH                first half of the file, Content-Length = half
+  /slow/SECONDS/PATH             sleeps SECONDS (float) then serves PATH
+  /hang/anything                 200 headers (image/png, Content-Length 1 MB),
+                                 the 8-byte PNG signature, then nothing more
+  /flaky/N/KEY/PATH              503 for the first N requests of KEY, then PATH
+  /retry-after/SECONDS/KEY/PATH  first request of KEY: 429 with Retry-After:
+                                 SECONDS; later ones serve PATH
+  /redirect-loop/N               302 to /redirect-loop/N+1, forever
+  /big/BYTES                     200 image/png, BYTES bytes (PNG signature then
+                                 zeros), streamed in 64 KiB chunks
+  /bomb.png                      a valid 20000x20000 1-bit greyscale PNG
+                                 (~50 KB on the wire, 400 MB once decoded to
+                                 8-bit): a decompression bomb
+"""
+
+import argparse
+import email.utils
+import json
+import mimetypes
+import os
+import struct
+import sys
+import threading
+import time
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+HTML = b"<html><head><title>Not an image</title></head><body>Sorry, this is a web page.</body></html>\n"
+COUNTERS = {}
+LOCK = threading.Lock()
+
+
+def png(width, height, bit_depth, raw_rows):
+    """A greyscale PNG; raw_rows yields filtered scanlines (filter byte included)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    z = zlib.compressobj(9)
+    idat = b"".join(z.compress(r) for r in raw_rows) + z.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, bit_depth, 0, 0, 0, 0)
+    return PNG_SIG + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+TINY_PNG = png(1, 1, 8, [b"\x00\x80"])
+_bomb = []
+
+
+def bomb():
+    with LOCK:
+        if not _bomb:
+            row = bytes(1 + 20000 // 8)
+            _bomb.append(png(20000, 20000, 1, (row for _ in range(20000))))
+        return _bomb[0]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "galleryserver/1"
+
+    def log_message(self, fmt, *args):  # quiet; errors go through log_error
+        pass
+
+    def log_error(self, fmt, *args):
+        sys.stderr.write("galleryserver: %s\n" % (fmt % args))
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        cfg = self.server.cfg
+        if cfg.log:
+            with LOCK:
+                cfg.log.write("%s %s\n" % (self.command, self.path))
+                cfg.log.flush()
+        url = urlsplit(self.path)
+        path = unquote(url.path)
+        if cfg.delay and not path.endswith((".json", ".plist")):
+            time.sleep(cfg.delay)
+        parts = path.lstrip("/").split("/")
+        head, n = parts[0], len(parts)
+        try:
+            if head == "status" and n >= 2 and parts[1].isdigit() and 200 <= int(parts[1]) <= 599:
+                code = int(parts[1])
+                body = b"" if code in (204, 304) else TINY_PNG
+                self.reply(code, "image/png", body)
+            elif head in ("html", "html-as-jpeg"):
+                self.reply(200, "text/html; charset=utf-8" if head == "html" else "image/jpeg", HTML)
+            elif head == "truncated" and n >= 2:
+                data = self.read_file("/".join(parts[1:]))
+                if data is not None:
+                    self.reply(200, self.guess_type(parts[-1]), data[: len(data) // 2])
+            elif head == "slow" and n >= 3:
+                time.sleep(float(parts[1]))
+                self.serve_file("/".join(parts[2:]))
+            elif head == "img" and n >= 3:
+                self.serve_file("/".join(parts[2:]))
+            elif head == "hang":
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(1 << 20))
+                self.end_headers()
+                self.wfile.write(PNG_SIG)
+                self.wfile.flush()
+                while True:
+                    time.sleep(3600)  # the --max-seconds timer ends the process
+            elif head == "flaky" and n >= 4:
+                if self.count(parts[2]) <= int(parts[1]):
+                    self.reply(503, "text/plain", b"flaky: try again\n")
+                else:
+                    self.serve_file("/".join(parts[3:]))
+            elif head == "retry-after" and n >= 4:
+                if self.count(parts[2]) == 1:
+                    self.reply(429, "text/plain", b"slow down\n", {"Retry-After": parts[1]})
+                else:
+                    self.serve_file("/".join(parts[3:]))
+            elif head == "redirect-loop" and n == 2 and parts[1].isdigit():
+                self.reply(302, "text/plain", b"again\n",
+                           {"Location": "/redirect-loop/%d" % (int(parts[1]) + 1)})
+            elif head == "big" and n == 2 and parts[1].isdigit():
+                self.stream_big(int(parts[1]))
+            elif path == "/bomb.png":
+                self.reply(200, "image/png", bomb())
+            elif head == "gallery" and n == 2 and parts[1].endswith(".json") and parts[1][:-5].isdigit():
+                q = parse_qs(url.query)
+                img = q.get("img", ["flags/fr.png"])[0].lstrip("/")
+                base = "http://127.0.0.1:%d" % self.server.server_port if q.get("abs") == ["1"] else ""
+                items = [{"title": "Item %d" % i, "url": "%s/img/%d/%s" % (base, i, img)}
+                         for i in range(int(parts[1][:-5]))]
+                self.reply(200, "application/json", json.dumps(items, indent=1).encode())
+            else:
+                self.serve_file(path.lstrip("/"))
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        except ValueError:
+            self.reply(400, "text/plain", b"bad request\n")
+
+    # -- helpers
+
+    def count(self, key):
+        with LOCK:
+            COUNTERS[key] = COUNTERS.get(key, 0) + 1
+            return COUNTERS[key]
+
+    def reply(self, code, ctype, body, headers=None):
+        self.send_response(code)
+        if code not in (204, 304):
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD" and code not in (204, 304):
+            self.wfile.write(body)
+
+    def guess_type(self, name):
+        if name.endswith(".plist"):
+            return "application/x-plist"
+        if name.endswith(".json"):
+            return "application/json"
+        return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+    def local_path(self, rel):
+        """rel joined to the root, or None if it tries to leave it. Symlinks
+        inside the root are followed (serve-real-photos.sh relies on that)."""
+        if any(p in ("..", ".") for p in rel.split("/")) or "\0" in rel:
+            return None
+        full = os.path.join(self.server.cfg.root, rel)
+        return full if os.path.isfile(full) else None
+
+    def read_file(self, rel):
+        full = self.local_path(rel)
+        if full is None:
+            self.reply(404, "text/plain", b"not found\n")
+            return None
+        with open(full, "rb") as f:
+            return f.read()
+
+    def serve_file(self, rel):
+        full = self.local_path(rel)
+        if full is None:
+            return self.reply(404, "text/plain", b"not found\n")
+        st = os.stat(full)
+        etag = '"%x-%x"' % (st.st_mtime_ns, st.st_size)
+        mtime = int(st.st_mtime)
+        headers = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True),
+                   "Cache-Control": "max-age=3600"}
+        inm = self.headers.get("If-None-Match")
+        ims = self.headers.get("If-Modified-Since")
+        if inm is not None:
+            tags = [t.strip().removeprefix("W/") for t in inm.split(",")]
+            fresh = "*" in tags or etag in tags
+        elif ims is not None:
+            try:
+                fresh = email.utils.parsedate_to_datetime(ims).timestamp() >= mtime
+            except (TypeError, ValueError):
+                fresh = False
+        else:
+            fresh = False
+        if fresh:
+            return self.reply(304, "", b"", headers)
+        with open(full, "rb") as f:
+            self.reply(200, self.guess_type(full), f.read(), headers)
+
+    def stream_big(self, size):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        first = PNG_SIG[:size]
+        self.wfile.write(first)
+        left = size - len(first)
+        zeros = bytes(65536)
+        while left > 0:
+            k = min(left, len(zeros))
+            self.wfile.write(zeros[:k])
+            left -= k
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Loopback gallery server for Vitrine's tests.")
+    ap.add_argument("--port", type=int, default=0, help="0 = any free port (default)")
+    ap.add_argument("--root", default=".", help="directory of files to serve (default: .)")
+    ap.add_argument("--delay", type=float, default=0.0, help="seconds before answering image requests")
+    ap.add_argument("--log", help="append 'METHOD PATH' per request to this file")
+    ap.add_argument("--max-seconds", type=float, default=600.0, help="exit after this long (default 600)")
+    ap.add_argument("--bind", default="127.0.0.1", help="must be 127.0.0.1")
+    cfg = ap.parse_args()
+    if cfg.bind != "127.0.0.1":
+        ap.error("refusing to bind %s: this test server binds 127.0.0.1 only" % cfg.bind)
+    cfg.root = os.path.abspath(cfg.root)
+    if not os.path.isdir(cfg.root):
+        ap.error("--root %s is not a directory" % cfg.root)
+    cfg.log = open(cfg.log, "a", encoding="utf-8") if cfg.log else None
+    server = Server(("127.0.0.1", cfg.port), Handler)
+    server.cfg = cfg
+    print("PORT %d" % server.server_port, flush=True)
+
+    def stop():
+        time.sleep(cfg.max_seconds)
+        os._exit(0)
+    threading.Thread(target=stop, daemon=True).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+import Testing
+@testable import HalfBlock
+
+@Suite("Palette modes: 256 and 16 colours")
+struct PaletteTests {
+    /// The index a solid colour renders to (one cell, both halves the same).
+    func index(of pixel: Pixel, _ mode: ColorMode, _ dithering: Dithering = Dithering.none) -> TerminalColor {
+        let grid = render(solidImage(1, 2, pixel), 1, 1, RenderOptions(colorMode: mode, dithering: dithering))
+        #expect(grid[0, 0].glyph == " ")
+        return grid[0, 0].background
+    }
+
+    @Test("256 colours: exact palette members map to themselves, never to 0-15", arguments: [
+        (Pixel(255, 0, 0), 196),      // pure red: cube (5, 0, 0)
+        (Pixel(128, 128, 128), 244),  // mid grey: ramp step 12 (8 + 10 * 12)
+        (Pixel(0, 0, 0), 16),         // black: cube origin, not index 0
+        (Pixel(255, 255, 255), 231),  // white: cube corner, not index 15
+        (Pixel(0, 95, 175), 25),      // cube (0, 1, 3)
+        (Pixel(238, 238, 238), 255),  // lightest ramp grey
+    ])
+    func exactMembers(_ pixel: Pixel, _ expected: Int) {
+        // Given a solid colour; When rendered in 256 colours without dithering
+        // Then it is that palette entry
+        #expect(index(of: pixel, .palette256) == .indexed(UInt8(expected)))
+    }
+
+    @Test("256 colours: nearest in OKLab", arguments: [
+        (Pixel(100, 100, 100), 241),  // grey 98 on the ramp beats the cube's 95 and 135
+        (Pixel(250, 130, 5), 208),    // orange: cube (5, 2, 0) = 255, 135, 0
+        (Pixel(25, 25, 25), 234),     // near black: ramp grey 28, not cube black
+    ])
+    func nearest(_ pixel: Pixel, _ expected: Int) {
+        // Given an off-palette colour; When rendered in 256 colours
+        // Then it takes the perceptually nearest entry
+        #expect(index(of: pixel, .palette256) == .indexed(UInt8(expected)))
+    }
+
+    @Test("16 colours: xterm's default ANSI palette", arguments: [
+        (Pixel(255, 0, 0), 9),        // bright red
+        (Pixel(200, 0, 0), 1),        // red (205, 0, 0)
+        (Pixel(0, 0, 238), 4),        // blue
+        (Pixel(128, 128, 128), 8),    // bright black (127)
+        (Pixel(0, 0, 0), 0),
+        (Pixel(255, 255, 255), 15),
+        (Pixel(230, 230, 230), 7),
+    ])
+    func sixteen(_ pixel: Pixel, _ expected: Int) {
+        // Given a solid colour; When rendered in 16 colours without dithering
+        // Then it is the expected ANSI colour
+        #expect(index(of: pixel, .palette16) == .indexed(UInt8(expected)))
+    }
+
+    @Test("Palette lookup table matches xterm")
+    func paletteTable() {
+        // Given the xterm palette; Then spot entries have xterm's values
+        #expect(XtermPalette.colors.count == 256)
+        #expect(XtermPalette.colors[12] == RGB(92, 92, 255))
+        #expect(XtermPalette.colors[16] == RGB(0, 0, 0))
+        #expect(XtermPalette.colors[196] == RGB(255, 0, 0))
+        #expect(XtermPalette.colors[232] == RGB(8, 8, 8))
+        #expect(XtermPalette.colors[255] == RGB(238, 238, 238))
+    }
+
+    @Test("Ordered dithering mixes neighbouring entries on a flat in-between colour")
+    func orderedMixes() {
+        // Given a flat colour between cube levels (sRGB 115 lies between 95 and 135)
+        let image = solidImage(8, 8, Pixel(115, 0, 0))
+        // When rendered in 256 colours, undithered and ordered
+        let plain = render(image, 8, 4, RenderOptions(colorMode: .palette256, dithering: .none))
+        let ordered = render(image, 8, 4, RenderOptions(colorMode: .palette256, dithering: .ordered))
+        // Then undithered uses one colour and ordered uses at least two
+        let plainColours = Set(plain.cells.flatMap { [$0.foreground, $0.background] })
+        let orderedColours = Set(ordered.cells.flatMap { [$0.foreground, $0.background] })
+        #expect(plainColours.count == 1)
+        #expect(orderedColours.count >= 2)
+    }
+
+    @Test("Error diffusion keeps the mean colour of a flat area")
+    func diffusionKeepsMean() {
+        // Given a flat dark teal that no 16-colour entry matches
+        let pixel = Pixel(0, 90, 90)
+        let image = solidImage(32, 32, pixel)
+        // When rendered in 16 colours with diffusion
+        let grid = render(image, 32, 16, RenderOptions(colorMode: .palette16, dithering: .diffusion))
+        // Then the mean linear colour of all half pixels is close to the original's
+        var sum = SIMD3<Float>.zero
+        for cell in grid.cells {
+            for c in cell.glyph == " " ? [cell.background, cell.background] : [cell.foreground, cell.background] {
+                guard case .indexed(let n) = c else { Issue.record("expected an index"); return }
+                #expect(n < 16)
+                sum += XtermPalette.linear[Int(n)]
+            }
+        }
+        let mean = sum / Float(grid.cells.count * 2)
+        let target = LinearLight.linear(RGB(pixel.r, pixel.g, pixel.b))
+        print("diffusion mean", mean, "target", target)
+        #expect(abs(mean.y - target.y) < 0.02 && abs(mean.z - target.z) < 0.02 && mean.x < 0.02)
+    }
+
+    @Test("Default dithering per mode")
+    func defaults() {
+        // Given options built for each mode; Then dithering is the measured default
+        #expect(RenderOptions().dithering == .none)
+        #expect(RenderOptions(colorMode: .palette256).dithering == Dithering.recommended(for: .palette256))
+        #expect(RenderOptions(colorMode: .palette16).dithering == Dithering.recommended(for: .palette16))
+        #expect(RenderOptions(colorMode: .palette256, dithering: .ordered).dithering == .ordered)
+        #expect(ColorMode(rawValue: "256") == .palette256 && ColorMode(rawValue: "16") == .palette16)
+    }
+}
