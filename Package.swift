@@ -63,6 +63,5 @@ let package = Package(
             dependencies: ["TerminalUI", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,64 @@
+# Vitrine: build, run, test and install on Debian. `make run` and `make test` install any
+# missing system packages first (apt-get; sudo when not root).
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Build: ncursesw and libvips headers; run: the direct-colour terminfo entries (xterm-direct,
+# tmux-direct). Tests: tmux and Python for the end-to-end suite, real photos and flags.
+BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev
+TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png
+
+.PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(BUILD_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+test-deps: deps
+	@missing=$$(for p in $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing test packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product vitrine
+
+run: build
+	.build/release/vitrine
+
+# The whole suite: unit tests (swift test), then the release binary end to end in tmux.
+test: test-deps build
+	$(SWIFT) test
+	python3 Tests/EndToEnd/run.py
+
+unit-test: deps
+	$(SWIFT) test
+
+e2e-test: test-deps build
+	python3 Tests/EndToEnd/run.py
+
+# Regenerates Resources/demo from scripts/make-demo.py (the output is committed).
+demo:
+	python3 scripts/make-demo.py
+
+install: build
+	install -D -m 755 .build/release/vitrine $(DESTDIR)$(PREFIX)/bin/vitrine
+	mkdir -p $(DESTDIR)$(PREFIX)/share/vitrine
+	rm -rf $(DESTDIR)$(PREFIX)/share/vitrine/demo
+	cp -R Resources/demo $(DESTDIR)$(PREFIX)/share/vitrine/demo
+	install -D -m 644 docs/vitrine.1 $(DESTDIR)$(PREFIX)/share/man/man1/vitrine.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/vitrine $(DESTDIR)$(PREFIX)/share/man/man1/vitrine.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/vitrine
+
+clean:
+	rm -rf .build

@@ -1,0 +1,100 @@
+import Foundation
+import HalfBlock
+import Testing
+
+@testable import ImagePipeline
+
+@Suite("Decoding with libvips")
+struct DecodingTests {
+    let pipeline = ImagePipeline(configuration: .init(memoryCacheBytes: 1 << 20))
+
+    @Test("a PNG decodes to exact RGBA pixels with its source size")
+    func decodesExactPixels() async throws {
+        // Given a 2x1 PNG: opaque red, half-transparent blue
+        let png = TestPNG.rgba(width: 2, height: 1) { x, _ in x == 0 ? [255, 0, 0, 255] : [0, 0, 255, 128] }
+        // When it is loaded at a box larger than the image (never enlarged)
+        let image = try await pipeline.image(for: ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 10, maxPixelHeight: 10))
+        // Then the bitmap is the image itself, straight alpha
+        #expect(image.bitmap.width == 2 && image.bitmap.height == 1)
+        #expect(image.bitmap.pixels == [255, 0, 0, 255, 0, 0, 255, 128])
+        #expect(image.sourceWidth == 2 && image.sourceHeight == 1)
+    }
+
+    @Test("shrink-on-load fits the pixel box with the aspect kept")
+    func shrinksToBox() async throws {
+        let png = TestPNG.solid(width: 400, height: 200, [10, 200, 30, 255])
+        let url = try TestPNG.temporaryFile(png)
+        let image = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 40, maxPixelHeight: 40))
+        #expect(image.bitmap.width == 40)
+        #expect(image.bitmap.height == 20)
+        #expect(image.sourceWidth == 400 && image.sourceHeight == 200)
+        #expect(Array(image.bitmap.pixels.prefix(4)) == [10, 200, 30, 255])
+    }
+
+    @Test("a truncated PNG is an error, not a grey image")
+    func truncatedIsCorrupt() async throws {
+        let png = TestPNG.rgba(width: 64, height: 64) { x, y in [UInt8(x * 4), UInt8(y * 4), 0, 255] }
+        let url = try TestPNG.temporaryFile(png.prefix(png.count / 2))
+        await #expect(throws: ImagePipeline.Error.self) {
+            _ = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16))
+        }
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16))
+        } catch {
+            guard case .corrupt = error else {
+                Issue.record("expected .corrupt, got \(error)")
+                return
+            }
+        }
+    }
+
+    @Test("an HTML page is 'not an image', before any decoding")
+    func htmlIsNotAnImage() async throws {
+        let url = try TestPNG.temporaryFile(Data("<!DOCTYPE html><html><body>404</body></html>".utf8), name: "photo.jpg")
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16))
+            Issue.record("an HTML file decoded")
+        } catch {
+            #expect(error == .notAnImage("HTML page"))
+            #expect(error.shortReason == "not an image")
+        }
+    }
+
+    @Test("a missing file fails with its path")
+    func missingFile() async {
+        let url = URL(fileURLWithPath: "/nonexistent/vitrine/x.png")
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8))
+            Issue.record("a missing file loaded")
+        } catch {
+            #expect(error == .file("no such file: /nonexistent/vitrine/x.png"))
+        }
+    }
+
+    @Test("an image over the pixel cap is refused from its header")
+    func pixelCap() async throws {
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.maxPixels = 100 * 100
+        let capped = ImagePipeline(configuration: configuration)
+        let png = TestPNG.solid(width: 101, height: 100, [0, 0, 0, 255])
+        do {
+            _ = try await capped.image(for: ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 8, maxPixelHeight: 8))
+            Issue.record("an image over the cap decoded")
+        } catch {
+            #expect(error == .tooManyPixels(width: 101, height: 100, limit: 10_000))
+        }
+    }
+
+    @Test("a second load of the same request is a memory-cache hit")
+    func memoryCacheHit() async throws {
+        let png = TestPNG.solid(width: 4, height: 4, [1, 2, 3, 255])
+        let request = ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 4, maxPixelHeight: 4)
+        let first = try await pipeline.image(for: request)
+        guard case .cached(let second) = pipeline.load(request, priority: 0) else {
+            Issue.record("the second load was not a cache hit")
+            return
+        }
+        #expect(second == first)
+        #expect(pipeline.statistics.memoryCacheBytes == 64)
+    }
+}

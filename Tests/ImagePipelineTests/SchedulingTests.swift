@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ImagePipeline
+
+/// A data loader that answers only when the test says so, and records what was asked.
+final class ManualLoader: DataLoading {
+    struct Pending {
+        let url: URL
+        let completion: @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+        let handle: Handle
+    }
+
+    final class Handle: Cancellable {
+        let cancelled = Mutex(false)
+        func cancel() { cancelled.withLock { $0 = true } }
+        var isCancelled: Bool { cancelled.withLock { $0 } }
+    }
+
+    let pending = Mutex<[Pending]>([])
+
+    func loadData(
+        for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        let handle = Handle()
+        pending.withLock { $0.append(Pending(url: url, completion: completion, handle: handle)) }
+        return handle
+    }
+
+    var requestedURLs: [String] { pending.withLock { $0.map(\.url.lastPathComponent) } }
+
+    /// Completes the request for `name` with `data`.
+    func complete(_ name: String, with result: Result<Data, ImagePipeline.Error>) {
+        let match = pending.withLock { $0.first { $0.url.lastPathComponent == name } }
+        match?.completion(result)
+    }
+
+    func handle(_ name: String) -> Handle? { pending.withLock { $0.first { $0.url.lastPathComponent == name }?.handle } }
+}
+
+/// Collects `didFinishLoading` notifications from a private center.
+final class NotificationRecorder: Sendable {
+    let center = NotificationCenter()
+    final class Received: Sendable {
+        let list = Mutex<[ImagePipeline.Ticket]>([])
+    }
+    let received = Received()
+    nonisolated(unsafe) var token: (any NSObjectProtocol)?
+
+    init() {
+        let received = self.received
+        token = center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { note in
+            if let ticket = note.userInfo?[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket {
+                received.list.withLock { $0.append(ticket) }
+            }
+        }
+    }
+
+    func wait(for count: Int, seconds: Double = 5) -> [ImagePipeline.Ticket] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let now = received.list.withLock { $0 }
+            if now.count >= count { return now }
+            usleep(2000)
+        }
+        return received.list.withLock { $0 }
+    }
+}
+
+@Suite("Load queue, coalescing and cancellation")
+struct SchedulingTests {
+    let png = TestPNG.solid(width: 8, height: 8, [200, 100, 50, 255])
+
+    func makePipeline(perHost: Int = 6) -> (ImagePipeline, ManualLoader, NotificationRecorder) {
+        let loader = ManualLoader()
+        let recorder = NotificationRecorder()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.maxConcurrentLoadsPerHost = perHost
+        configuration.notificationCenter = recorder.center
+        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader, recorder)
+    }
+
+    func request(_ name: String) -> ImageRequest {
+        ImageRequest(url: URL(string: "http://127.0.0.1:9/\(name)")!, maxPixelWidth: 8, maxPixelHeight: 8)
+    }
+
+    @Test("twenty rows wanting one URL cause one fetch and twenty notifications")
+    func coalescing() throws {
+        // Given 20 tickets for the same request
+        let (pipeline, loader, recorder) = makePipeline()
+        var tickets = Set<ImagePipeline.Ticket>()
+        for row in 0..<20 {
+            guard case .started(let ticket) = pipeline.load(request("same.png"), priority: row) else {
+                Issue.record("unexpected cache hit")
+                return
+            }
+            tickets.insert(ticket)
+        }
+        // Then one fetch was started
+        #expect(loader.requestedURLs == ["same.png"])
+        // When it completes, every ticket hears about it once
+        loader.complete("same.png", with: .success(png))
+        let received = recorder.wait(for: 20)
+        #expect(received.count == 20)
+        #expect(Set(received) == tickets)
+        #expect(pipeline.statistics.fetchesStarted == 1)
+    }
+
+    @Test("cancelling one interested row keeps the load for the others; the last cancels it")
+    func cancellationIsPerTicket() throws {
+        let (pipeline, loader, recorder) = makePipeline()
+        guard case .started(let a) = pipeline.load(request("x.png"), priority: 0),
+            case .started(let b) = pipeline.load(request("x.png"), priority: 1),
+            case .started(let c) = pipeline.load(request("x.png"), priority: 2)
+        else {
+            Issue.record("unexpected cache hit")
+            return
+        }
+        // When one row scrolls away
+        pipeline.cancel(a)
+        // Then the download goes on
+        #expect(loader.handle("x.png")?.isCancelled == false)
+        // And when it completes only the remaining two are told
+        loader.complete("x.png", with: .success(png))
+        let received = recorder.wait(for: 2)
+        #expect(Set(received) == [b, c])
+
+        // Given a load wanted by two rows, when both go away, the fetch is cancelled
+        guard case .started(let d) = pipeline.load(request("y.png"), priority: 0),
+            case .started(let e) = pipeline.load(request("y.png"), priority: 0)
+        else {
+            Issue.record("unexpected cache hit")
+            return
+        }
+        pipeline.cancel(d)
+        #expect(loader.handle("y.png")?.isCancelled == false)
+        pipeline.cancel(e)
+        #expect(loader.handle("y.png")?.isCancelled == true)
+        #expect(pipeline.statistics.fetchesCancelled == 1)
+    }
+
+    @Test("with one slot per host, the nearest row starts next; priorities can change")
+    func priorityOrder() throws {
+        let (pipeline, loader, _) = makePipeline(perHost: 1)
+        _ = pipeline.load(request("first.png"), priority: 0)
+        _ = pipeline.load(request("far.png"), priority: 9)
+        guard case .started(let near) = pipeline.load(request("near.png"), priority: 5) else { return }
+        _ = pipeline.load(request("middle.png"), priority: 7)
+        #expect(loader.requestedURLs == ["first.png"])
+        // When the user scrolls so that "near" is now farthest
+        pipeline.setPriority(near, 20)
+        loader.complete("first.png", with: .success(png))
+        // Then the next to start is the middle one, then far, then near
+        #expect(loader.requestedURLs == ["first.png", "middle.png"])
+        loader.complete("middle.png", with: .success(png))
+        #expect(loader.requestedURLs == ["first.png", "middle.png", "far.png"])
+        loader.complete("far.png", with: .success(png))
+        #expect(loader.requestedURLs == ["first.png", "middle.png", "far.png", "near.png"])
+        #expect(pipeline.statistics.peakInFlight == 1)
+    }
+
+    @Test("no more than the per-host limit run at once; other hosts are not held up")
+    func perHostLimit() {
+        let (pipeline, loader, _) = makePipeline(perHost: 6)
+        for i in 0..<10 { _ = pipeline.load(request("\(i).png"), priority: i) }
+        let other = ImageRequest(url: URL(string: "http://127.0.0.2:9/other.png")!, maxPixelWidth: 8, maxPixelHeight: 8)
+        _ = pipeline.load(other, priority: 0)
+        #expect(loader.requestedURLs.count == 7)
+        #expect(loader.requestedURLs.contains("other.png"))
+        #expect(pipeline.statistics.queued == 4)
+    }
+
+    @Test("a failed fetch reaches every ticket with its typed error")
+    func failureIsReported() async throws {
+        let (pipeline, loader, _) = makePipeline()
+        async let result: Result<DecodedImage, ImagePipeline.Error> = {
+            do throws(ImagePipeline.Error) {
+                return .success(try await pipeline.image(for: request("gone.png")))
+            } catch { return .failure(error) }
+        }()
+        while loader.requestedURLs.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
+        loader.complete("gone.png", with: .failure(.httpStatus(404)))
+        let outcome = await result
+        #expect(outcome == .failure(.httpStatus(404)))
+    }
+}
