@@ -17,6 +17,7 @@ public enum DisplayText {
     /// - Turns every run of whitespace (tabs, newlines, U+2028, NBSP, ...) into one space and
     ///   trims both ends.
     public static func sanitize(_ s: String) -> String {
+        if isPlainASCII(s) { return s }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         var marksInRow = 0
@@ -50,6 +51,16 @@ public enum DisplayText {
             out.append(c)
         }
         return String(out)
+    }
+
+    /// Printable ASCII with single inner spaces and none at the ends: nothing to do.
+    private static func isPlainASCII(_ s: String) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in s.utf8 {
+            guard (0x20...0x7E).contains(byte), !(byte == 0x20 && previous == 0x20) else { return false }
+            previous = byte
+        }
+        return previous != 0x20
     }
 
     /// Consumes the rest of an escape sequence whose introducer was just read, and returns

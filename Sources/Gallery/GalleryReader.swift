@@ -3,8 +3,17 @@ import Foundation
 /// Reads a gallery from bytes: detects the container, parses it, and maps it with the first
 /// format reader whose signature matches.
 public enum GalleryReader {
-    /// JSON readers, most specific first; ``PlainArray`` (the generic fallback) is last.
-    static var jsonReaders: [any FormatReader.Type] { [DeviantArt.self, PlainArray.self] }
+    /// JSON readers, by signature, most specific first; then the hand-written shapes
+    /// (``PlainArray``), then the search of the whole tree (``GenericSearch``).
+    static var jsonReaders: [any FormatReader.Type] {
+        [
+            DeviantArt.self, Reddit.self, Imgur.self, IIIF.self, JSONFeed.self, Flickr.self,
+            MediaWiki.self, ITunesRSS.self, Mastodon.self, Unsplash.self, PlainArray.self, GenericSearch.self,
+        ]
+    }
+
+    /// Property-list readers.
+    static var plistReaders: [any FormatReader.Type] { [CountriesPlist.self, GenericSearch.self] }
 
     /// Detects the format from the bytes, parses them and maps them to a ``Gallery``.
     ///
@@ -28,14 +37,14 @@ public enum GalleryReader {
         let readers: [any FormatReader.Type]
         if data.starts(with: Array("bplist".utf8)) {
             root = try PlistParser.parse(data, source: name, binary: true)
-            readers = [CountriesPlist.self]
+            readers = plistReaders
         } else if lead.hasPrefix("<") {
             let lower = lead.lowercased()
             if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") {
                 throw .syntax(source: name, line: nil, column: nil, message: "an HTML page, not a gallery")
             }
             root = try PlistParser.parse(data, source: name, binary: false)
-            readers = [CountriesPlist.self]
+            readers = plistReaders
         } else if isBlank(data) {
             throw .syntax(source: name, line: nil, column: nil, message: "the file is empty")
         } else {
@@ -56,7 +65,7 @@ public enum GalleryReader {
             let title = mapped.title.map(DisplayText.sanitize) ?? ""
             return Gallery(
                 name: title.isEmpty ? name : title, source: source, items: mapped.items,
-                format: reader.format, nextPage: mapped.nextPage
+                format: mapped.format ?? reader.format, nextPage: mapped.nextPage
             )
         } catch {
             throw error.galleryError(source: name)

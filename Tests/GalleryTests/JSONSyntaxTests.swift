@@ -95,6 +95,16 @@ struct JSONSyntaxTests {
         utf16.append(#"[{"title": "Ünïcode", "url": "a.png"}]"#.data(using: .utf16LittleEndian)!)
         // Then it reads like UTF-8
         #expect(try GalleryReader.read(utf16, source: Fixtures.jsonFile).items.map(\.title) == ["Ünïcode"])
+        // And so do BOM-less UTF-16 BE and UTF-32 LE (RFC 4627's zero-byte patterns)
+        let text = #"["a.png"]"#
+        for encoding in [String.Encoding.utf16BigEndian, .utf32LittleEndian] {
+            let data = text.data(using: encoding)!
+            #expect(try GalleryReader.read(data, source: Fixtures.jsonFile).items.map(\.title) == ["a.png"])
+        }
+        // And broken UTF-16 is one clear line
+        #expect(throws: GalleryError.syntax(
+            source: "gallery.json", line: nil, column: nil, message: "not valid UTF-16 or UTF-32 text"
+        )) { try GalleryReader.read(Data([0xFF, 0xFE, 0x00, 0xD8, 0x41]), source: Fixtures.jsonFile) }
     }
 
     @Test("trailing commas are accepted, as Foundation on Linux does")

@@ -13,8 +13,8 @@
 enum CountriesPlist: FormatReader {
     static let format = GalleryFormat.countriesPlist
 
-    /// Any property list: this is the only plist reader.
-    static func matches(_ root: Node) -> Bool { true }
+    /// A list at the top level (else ``GenericSearch`` looks deeper).
+    static func matches(_ root: Node) -> Bool { ItemListFinder.hasTopLevelList(root) }
 
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         let elements = try ItemListFinder.find(in: root)

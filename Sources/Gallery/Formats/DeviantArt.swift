@@ -48,8 +48,8 @@ enum DeviantArt: FormatReader {
             builders.append((item, result.path))
         }
         var next: NextPage?
-        if root.bool("has_more") == true, let offset = try root.number("next_offset") {
-            next = .deviantArtOffset(Int(offset))
+        if root.bool("has_more") == true, let offset = try root.number("next_offset").flatMap(Int.init(exactly:)) {
+            next = .deviantArtOffset(offset)
         }
         return try MappedGallery(
             title: nil, builders: builders, expected: "content.src, preview.src or thumbs[].src", nextPage: next

@@ -6,11 +6,12 @@
 /// ["a.png", "b.png"]
 /// ```
 /// Field names are those of ``GenericItem``; the array is chosen by ``ItemListFinder``. A
-/// top-level `title` or `name` string names the gallery. This is the last JSON reader tried.
+/// top-level `title` or `name` string names the gallery. It is tried after the known APIs, before ``GenericSearch``.
 enum PlainArray: FormatReader {
     static let format = GalleryFormat.plainArray
 
-    static func matches(_ root: Node) -> Bool { true }
+    /// A list at the top level (else ``GenericSearch`` looks deeper).
+    static func matches(_ root: Node) -> Bool { ItemListFinder.hasTopLevelList(root) }
 
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         let elements = try ItemListFinder.find(in: root)

@@ -82,6 +82,27 @@ struct Cursor {
         return text
     }
 
+    // `a ?? b` with `try` loses the typed error (its autoclosure rethrows `any Error`), so
+    // fallbacks between keys go through these.
+
+    /// ``text(_:)`` of the first of `keys` that is present.
+    func text(anyOf keys: [String]) throws(MappingError) -> String? {
+        for key in keys { if let t = try text(key) { return t } }
+        return nil
+    }
+
+    /// ``number(_:)`` of the first of `keys` that is present.
+    func number(anyOf keys: [String]) throws(MappingError) -> Double? {
+        for key in keys { if let n = try number(key) { return n } }
+        return nil
+    }
+
+    /// ``object(_:)`` of the first of `keys` that is present.
+    func object(anyOf keys: [String]) throws(MappingError) -> Cursor? {
+        for key in keys { if let o = try object(key) { return o } }
+        return nil
+    }
+
     static func text(of node: Node) -> String? {
         switch node {
         case .string(let s): return s

@@ -3,7 +3,9 @@
 ///
 /// An item is an object with a title field and an image and/or thumbnail field (the first key
 /// present in each list below wins), or a bare URL string. Image fields hold a URL string or an
-/// object with `url` / `src` / `href`.
+/// object with `url` / `src` / `href`. An object with none of the known image fields still
+/// counts when one of its members (the first by key) holds a URL ending in a picture
+/// extension, directly or one object down (`"cover": "…/c.webp"`, `"media": {"url": "…/h.jpg"}`).
 enum GenericItem {
     static let titleKeys = [
         "title", "name", "caption", "label", "alt", "alt_text", "description", "filename", "file_name",
@@ -32,6 +34,9 @@ enum GenericItem {
         if let key = firstPresent(thumbnailKeys, in: cursor) {
             item.thumbnail = try context.resolver.resolve(cursor.member(key))
         }
+        if !item.hasURL, let key = pictureMember(of: cursor.node) {
+            item.image = try context.resolver.resolve(cursor.member(key))
+        }
         return item
     }
 
@@ -46,7 +51,23 @@ enum GenericItem {
             default: continue
             }
         }
+        if pictureMember(of: node) != nil { return 2 }
         return titleKeys.contains { object[$0] != nil } ? 1 : 0
+    }
+
+    /// The first key (sorted) whose value looks like a picture URL: a string, or an object
+    /// with such a `url` / `src` / `href` (`"media": {"url": "…/h.jpg"}`).
+    static func pictureMember(of node: Node) -> String? {
+        guard let object = node.object else { return nil }
+        func isPicture(_ value: Node?) -> Bool {
+            value?.string.map(ImageHeuristics.looksLikeImage) ?? false
+        }
+        return object.keys.sorted().first { key in
+            guard let value = object[key] else { return false }
+            if isPicture(value) { return true }
+            guard let inner = value.object else { return false }
+            return isPicture(inner["url"]) || isPicture(inner["src"]) || isPicture(inner["href"])
+        }
     }
 
     private static func firstPresent(_ keys: [String], in cursor: Cursor) -> String? {

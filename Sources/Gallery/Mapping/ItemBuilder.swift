@@ -6,10 +6,10 @@ struct Rendition: Equatable {
     var width: Double?
     var height: Double?
 
-    /// Pixel area when both sides are known.
+    /// Pixel area; with one side known, that side squared; nil with neither.
     var area: Double? {
-        guard let w = width, let h = height else { return width ?? height }
-        return w * h
+        if let w = width, let h = height { return w * h }
+        return (width ?? height).map { $0 * $0 }
     }
 
     /// The smallest rendition by area; renditions of unknown size lose to any known one, and
@@ -56,6 +56,8 @@ struct MappedGallery {
     var title: String?
     var items: [GalleryItem]
     var nextPage: NextPage?
+    /// Set by a reader that covers several formats (IIIF v2/v3); else the reader's own.
+    var format: GalleryFormat?
 
     /// Builds the items and applies the common rules.
     ///

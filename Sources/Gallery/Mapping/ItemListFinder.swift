@@ -38,6 +38,16 @@ enum ItemListFinder {
         throw .unrecognized(found: describe(root.node))
     }
 
+    /// True when ``find(in:)`` would pick a list, or report an empty one, at the top level.
+    static func hasTopLevelList(_ root: Node) -> Bool {
+        do {
+            _ = try find(in: Cursor(root))
+            return true
+        } catch {
+            return error != .unrecognized(found: describe(root))
+        }
+    }
+
     /// The gallery's own title, when the top-level object has one.
     static func title(of root: Cursor) -> String? {
         guard root.node.object != nil else { return nil }

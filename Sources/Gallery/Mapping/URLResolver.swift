@@ -19,9 +19,13 @@ struct URLResolver {
     /// - Throws: a shape error at `path`: "not a valid URL: '…'", "unsupported URL scheme
     ///   'ftp'", or "file: URL in a gallery read over http".
     func resolve(_ string: String, at path: KeyPath) throws(MappingError) -> URL? {
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let edges = [string.unicodeScalars.first, string.unicodeScalars.last]
+        let trimmed = edges.contains { $0?.properties.isWhitespace ?? true }
+            ? string.trimmingCharacters(in: .whitespacesAndNewlines) : string
         guard !trimmed.isEmpty else { return nil }
-        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+        let absolute = trimmed.utf8.prefix(12).contains(UInt8(ascii: ":"))
+            ? URL(string: trimmed) : URL(string: trimmed, relativeTo: base)?.absoluteURL
+        guard let url = absolute ?? URL(string: trimmed, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased() else {
             throw .shape(path, "not a valid URL: '\(Self.quote(trimmed))'")
         }
@@ -53,6 +57,12 @@ struct URLResolver {
             }
         }
         throw cursor.typeError("a URL string")
+    }
+
+    /// The first of `cursors` that holds a URL (see ``resolve(_:)-(Cursor?)``).
+    func resolve(anyOf cursors: [Cursor?]) throws(MappingError) -> URL? {
+        for cursor in cursors { if let url = try resolve(cursor) { return url } }
+        return nil
     }
 
     /// Sanitized and cut to 80 characters, for messages.

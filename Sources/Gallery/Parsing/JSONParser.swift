@@ -24,7 +24,7 @@ enum JSONParser {
             let position = JSONPosition.foundationOffset(in: text).map { JSONPosition(offset: $0, in: bytes) }
             throw .syntax(
                 source: source, line: position?.line, column: position?.column,
-                message: JSONPosition.foundationMessage(text)
+                message: DisplayText.sanitize(JSONPosition.foundationMessage(text))
             )
         }
     }

@@ -20,6 +20,12 @@ enum Node: Sendable, Equatable {
     ///
     /// Unknown leaf types (none are produced by the serializers) become `.null`.
     init(foundation value: Any) {
+        // Fast paths on the exact types Linux Foundation produces (a failed `as?` costs a
+        // dynamic cast, and numbers would fail six of them).
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if type == Node.stringType, let s = value as? String { self = .string(s); return }
+        if type == Node.dictionaryType, let d = value as? [String: Any] { self = Node.object(d); return }
+        if type == Node.numberType || type == Node.booleanType { self = Node.scalar(value); return }
         switch value {
         case let s as String:
             self = .string(s)
@@ -28,9 +34,7 @@ enum Node: Sendable, Equatable {
         case let a as [Any]:
             self = .array(a.map(Node.init(foundation:)))
         case let d as [String: Any]:
-            var out = [String: Node](minimumCapacity: d.count)
-            for (k, v) in d { out[k] = Node(foundation: v) }
-            self = .object(out)
+            self = Node.object(d)
         case let d as [AnyHashable: Any]:
             var out = [String: Node](minimumCapacity: d.count)
             for (k, v) in d { out[(k.base as? String) ?? String(describing: k.base)] = Node(foundation: v) }
@@ -42,6 +46,17 @@ enum Node: Sendable, Equatable {
         default:
             self = Node.scalar(value)
         }
+    }
+
+    private static let stringType = ObjectIdentifier(String.self)
+    private static let dictionaryType = ObjectIdentifier([String: Any].self)
+    private static let numberType = ObjectIdentifier(NSNumber.self)
+    private static let booleanType = ObjectIdentifier(booleanClass)
+
+    private static func object(_ d: [String: Any]) -> Node {
+        var out = [String: Node](minimumCapacity: d.count)
+        for (k, v) in d { out[k] = Node(foundation: v) }
+        return .object(out)
     }
 
     /// Booleans arrive as Swift `Bool` from plists and as the boolean `NSNumber` subclass from

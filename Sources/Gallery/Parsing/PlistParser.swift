@@ -41,6 +41,6 @@ enum PlistParser {
         message = message.trimmingCharacters(in: .whitespaces)
         if message.hasSuffix(".") { message.removeLast() }
         guard let first = message.first else { return (line, "invalid property list") }
-        return (line, first.lowercased() + message.dropFirst())
+        return (line, DisplayText.sanitize(first.lowercased() + message.dropFirst()))
     }
 }

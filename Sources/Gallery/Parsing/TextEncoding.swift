@@ -10,32 +10,36 @@ enum TextEncoding {
     static func utf8(_ data: Data) -> Data? {
         let b = [UInt8](data.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - data.count))
         let encoding: String.Encoding
-        switch (b[0], b[1], b[2], b[3]) {
-        case (0xEF, 0xBB, 0xBF, _): return data.dropFirst(3)
-        case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, _) where data.count >= 4:
+        var bomLength = 0
+        if b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF {
+            return Data(data.dropFirst(3))
+        } else if b[0] == 0x00, b[1] == 0x00, b[2] == 0xFE, b[3] == 0xFF {
+            (encoding, bomLength) = (.utf32BigEndian, 4)
+        } else if b[0] == 0xFF, b[1] == 0xFE, b[2] == 0x00, b[3] == 0x00 {
+            (encoding, bomLength) = (.utf32LittleEndian, 4)
+        } else if b[0] == 0xFE, b[1] == 0xFF {
+            (encoding, bomLength) = (.utf16BigEndian, 2)
+        } else if b[0] == 0xFF, b[1] == 0xFE {
+            (encoding, bomLength) = (.utf16LittleEndian, 2)
+        } else if data.count >= 4, b[0] == 0x00, b[1] == 0x00, b[2] == 0x00 {
             encoding = .utf32BigEndian
-        case (0xFF, 0xFE, 0x00, 0x00), (_, 0x00, 0x00, 0x00) where data.count >= 4 && b[0] != 0:
+        } else if data.count >= 4, b[0] != 0x00, b[1] == 0x00, b[2] == 0x00, b[3] == 0x00 {
             encoding = .utf32LittleEndian
-        case (0xFE, 0xFF, _, _), (0x00, _, _, _) where data.count >= 2:
+        } else if data.count >= 2, b[0] == 0x00 {
             encoding = .utf16BigEndian
-        case (0xFF, 0xFE, _, _), (_, 0x00, _, _) where data.count >= 2:
+        } else if data.count >= 2, b[1] == 0x00 {
             encoding = .utf16LittleEndian
-        default:
+        } else {
             return data
         }
-        var body = data
-        if (b[0], b[1]) == (0xFE, 0xFF) || (b[0], b[1]) == (0xFF, 0xFE) {
-            body = data.dropFirst(encoding == .utf32LittleEndian ? 4 : 2)
-        } else if (b[0], b[1], b[2], b[3]) == (0x00, 0x00, 0xFE, 0xFF) {
-            body = data.dropFirst(4)
-        }
-        guard let text = String(data: body, encoding: encoding) else { return nil }
+        guard let text = String(data: data.dropFirst(bomLength), encoding: encoding) else { return nil }
         return Data(text.utf8)
     }
 
-    /// The first non-whitespace bytes, for sniffing (`<?xml`, `<plist`, `{`).
+    /// The first bytes after a UTF-8 BOM and whitespace, for sniffing (`<?xml`, `<plist`, `{`).
     static func leadingText(_ data: Data, count: Int = 64) -> String {
-        let trimmed = data.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let trimmed = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         return String(decoding: trimmed.prefix(count), as: UTF8.self)
     }
 }
