@@ -148,9 +148,10 @@ public final class Screen {
         text("", y: y, x: x, width: width, pad: true)
     }
 
-    /// Draws a grid of cells with its top-left corner at (y, x), clipped to the screen.
-    public func draw(_ grid: CellGrid, y: Int, x: Int) {
-        for row in 0..<grid.rows where y + row >= 0 && y + row < lines {
+    /// Draws a grid of cells with its top-left corner at (y, x), clipped to the screen and to
+    /// `maxLines` lines.
+    public func draw(_ grid: CellGrid, y: Int, x: Int, maxLines: Int = .max) {
+        for row in 0..<min(grid.rows, max(0, maxLines)) where y + row >= 0 && y + row < lines {
             for column in 0..<grid.columns where x + column >= 0 && x + column < columns {
                 let cell = grid[column, row]
                 put(cell.glyph, y: y + row, x: x + column, foreground: cell.foreground, background: cell.background)

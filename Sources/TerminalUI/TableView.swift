@@ -123,7 +123,7 @@ public final class TableView {
         for index in visibleRows {
             drawRow(index, on: screen, spinner: spinner, content: content(index))
         }
-        let used = visibleRows.count * rowHeight
+        let used = min(visibleRows.count * rowHeight, viewportLines)
         for y in used..<viewportLines {
             screen.clear(y: y, x: 0, width: columns)
         }
@@ -136,35 +136,41 @@ public final class TableView {
     public func drawRow(_ index: Int, on screen: Screen, spinner: Unicode.Scalar, content: RowContent) {
         guard let y = line(of: index) else { return }
         let box = thumbnailBox
-        for line in 0..<rowHeight { screen.clear(y: y + line, x: 0, width: columns) }
+        // A row taller than the viewport (tiny terminal, huge --row-height) is clipped above the
+        // status line.
+        let height = min(rowHeight, viewportLines - y)
+        for line in 0..<height { screen.clear(y: y + line, x: 0, width: columns) }
+        func fits(_ line: Int) -> Bool { line < height }
         switch content.thumbnail {
         case .image(let grid):
             let dx = (box.columns - grid.columns) / 2
             let dy = (box.rows - grid.rows) / 2
-            screen.draw(grid, y: y + max(0, dy), x: 1 + max(0, dx))
-        case .loading:
+            screen.draw(grid, y: y + max(0, dy), x: 1 + max(0, dx), maxLines: height - max(0, dy))
+        case .loading where fits((box.rows - 1) / 2):
             screen.put(spinner, y: y + (box.rows - 1) / 2, x: 1 + box.columns / 2, foreground: .terminalDefault, background: .terminalDefault, role: .spinner)
-        case .failed:
+        case .failed where fits((box.rows - 1) / 2):
             screen.text("✗", y: y + (box.rows - 1) / 2, x: 1 + box.columns / 2, width: 1, role: .error)
-        case .none:
+        case .none where fits((box.rows - 1) / 2):
             screen.text("·", y: y + (box.rows - 1) / 2, x: 1 + box.columns / 2, width: 1, role: .dim)
+        default:
+            break
         }
         let x = box.columns + 3
         let width = max(0, columns - x)
         let isSelected = index == selected
         screen.text(content.title, y: y, x: x, width: width, role: isSelected ? .selection : .title, pad: isSelected)
-        screen.text(content.fileName, y: y + 1, x: x, width: width, role: .dim)
-        if rowHeight > 2 || box.rows > 2 {
+        if fits(1) { screen.text(content.fileName, y: y + 1, x: x, width: width, role: .dim) }
+        if fits(2) {
             let role: Screen.Role
             switch content.thumbnail {
             case .failed: role = .error
             case .loading: role = .spinner
             default: role = .normal
             }
-            screen.text(content.detail, y: y + min(2, rowHeight - 1), x: x, width: width, role: role)
+            screen.text(content.detail, y: y + 2, x: x, width: width, role: role)
         }
         if isSelected {
-            for line in 0..<max(1, rowHeight - 1) { screen.text("▌", y: y + line, x: 0, width: 1, role: .selection) }
+            for line in 0..<max(1, min(height, rowHeight - 1)) { screen.text("▌", y: y + line, x: 0, width: 1, role: .selection) }
         }
     }
 }
