@@ -13,10 +13,14 @@ public enum TerminalColor: Hashable, Sendable {
 
 /// An 8-bit-per-channel sRGB colour (gamma-encoded, as stored in image files).
 public struct RGB: Hashable, Sendable {
+    /// Red, 0-255, sRGB-encoded.
     public var r: UInt8
+    /// Green, 0-255, sRGB-encoded.
     public var g: UInt8
+    /// Blue, 0-255, sRGB-encoded.
     public var b: UInt8
 
+    /// A colour from its three 8-bit sRGB channels.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
         self.r = r
         self.g = g
@@ -29,10 +33,14 @@ public struct RGB: Hashable, Sendable {
 /// For U+2580 "▀" the foreground is the top pixel and the background the bottom pixel; for U+2584
 /// "▄" the other way round.
 public struct Cell: Hashable, Sendable {
+    /// The character drawn: "▀", "▄", " ", or a shading glyph in the colourless mode.
     public var glyph: Unicode.Scalar
+    /// Colour of the glyph's ink (for a space it draws nothing; the renderer sets it to the background).
     public var foreground: TerminalColor
+    /// Colour of the rest of the cell.
     public var background: TerminalColor
 
+    /// A cell from its glyph and colours.
     public init(glyph: Unicode.Scalar, foreground: TerminalColor, background: TerminalColor) {
         self.glyph = glyph
         self.foreground = foreground

@@ -50,6 +50,11 @@ public enum Dithering: String, Sendable, CaseIterable {
 
     /// The default for `mode`, chosen by measuring renders with `shared/tools/ansi_quality.py`
     /// (see `docs/PERFORMANCE.md`, "Picture quality"). `.none` for `truecolor` and `none`.
+    ///
+    /// - 256 colours: `.none`. Undithered nearest-in-OKLab had the best PSNR (linear light),
+    ///   mean CIEDE2000 and SSIM on four photos at 80x40; dithering only won the blurred ΔE00.
+    /// - 16 colours: `.diffusion`. No 16-colour render matches pixel by pixel (mean ΔE00 18-22
+    ///   whatever the dithering), but diffusion keeps local colour: blurred ΔE00 6.4 against 16.4.
     public static func recommended(for mode: ColorMode) -> Dithering {
         switch mode {
         case .truecolor, .none: return .none

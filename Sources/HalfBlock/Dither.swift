@@ -13,10 +13,11 @@ enum PaletteQuantizer {
         var diffusionStrength: Float
     }
 
-    /// Tuning for the 240-colour part of the xterm palette (cube steps are about 40/255).
-    static let tuning256 = Tuning(orderedSpread: 0.16, diffusionStrength: 0.85)
-    /// Tuning for the 16 ANSI colours.
-    static let tuning16 = Tuning(orderedSpread: 0.5, diffusionStrength: 0.85)
+    /// Tuning for the 240-colour part of the xterm palette: a Bayer amplitude of one cube step
+    /// (about 40/255) and classic full-strength Floyd–Steinberg gave the best blurred ΔE00.
+    static let tuning256 = Tuning(orderedSpread: 0.16, diffusionStrength: 1)
+    /// Tuning for the 16 ANSI colours, whose steps are about half the range.
+    static let tuning16 = Tuning(orderedSpread: 0.5, diffusionStrength: 1)
 
     /// The 8x8 Bayer matrix, values 0-63, row-major.
     static let bayer8: [Float] = {
@@ -48,9 +49,9 @@ enum PaletteQuantizer {
     /// Nearest colour, no dithering.
     static func nearest(_ image: CompositedImage, palette: XtermPalette.Subset) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.colors.count)
-        palette.lab.withUnsafeBufferPointer { lab in
+        palette.groups.withUnsafeBufferPointer { groups in
             for i in 0..<image.colors.count where !image.transparent[i] {
-                out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: image.colors[i]), lab: lab))
+                out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: image.colors[i]), groups: groups))
             }
         }
         return out
@@ -59,7 +60,7 @@ enum PaletteQuantizer {
     /// 8x8 Bayer ordered dithering with amplitude `spread` (sRGB-encoded units).
     static func ordered(_ image: CompositedImage, palette: XtermPalette.Subset, spread: Float) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.colors.count)
-        palette.lab.withUnsafeBufferPointer { lab in
+        palette.groups.withUnsafeBufferPointer { groups in
             for y in 0..<image.height {
                 for x in 0..<image.width {
                     let i = y * image.width + x
@@ -68,7 +69,7 @@ enum PaletteQuantizer {
                     let c = image.colors[i]
                     let shifted = SIMD3<Float>(
                         shift(c.x, by: t * spread), shift(c.y, by: t * spread), shift(c.z, by: t * spread))
-                    out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: shifted), lab: lab))
+                    out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: shifted), groups: groups))
                 }
             }
         }
@@ -93,7 +94,7 @@ enum PaletteQuantizer {
         // The wanted colour may leave 0...1 a little: clamping it at the gamut edge would throw
         // away the error that pulls a dark colour's other channels back (e.g. red in teal).
         let low = SIMD3<Float>(repeating: -0.5), high = SIMD3<Float>(repeating: 1.5)
-        palette.lab.withUnsafeBufferPointer { lab in
+        palette.groups.withUnsafeBufferPointer { groups in
             for y in 0..<image.height {
                 let leftToRight = y % 2 == 0
                 for step in 0..<w {
@@ -101,7 +102,7 @@ enum PaletteQuantizer {
                     let i = y * w + x
                     if image.transparent[i] { continue }
                     let wanted = (image.colors[i] + current[x + 1]).clamped(lowerBound: low, upperBound: high)
-                    let k = palette.nearestOffset(OKLab(linear: wanted), lab: lab)
+                    let k = palette.nearestOffset(OKLab(linear: wanted), groups: groups)
                     out[i] = UInt8(palette.base + k)
                     let error = (wanted - palette.linear[k]) * (strength / 16)
                     let ahead = leftToRight ? x + 2 : x

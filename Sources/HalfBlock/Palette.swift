@@ -33,49 +33,73 @@ enum XtermPalette {
     /// The 256 colours in OKLab.
     static let oklab: [OKLab] = colors.map { OKLab($0) }
 
-    /// A palette restricted to `indices`, with everything the quantiser needs laid out flat.
+    /// A palette restricted to `indices`, laid out for a fast nearest-colour search.
+    ///
+    /// The search is exhaustive (exact nearest in OKLab), eight members at a time: the members'
+    /// OKLab coordinates are stored as groups of three `SIMD8<Float>` (l, a, b), padded with
+    /// members too far away to ever win.
     struct Subset: Sendable {
         /// First palette index of the subset.
         let base: Int
-        /// OKLab of each member, as (l, a, b) triples.
-        let lab: [Float]
+        /// Number of members.
+        let count: Int
+        /// Factor on OKLab l before distances are taken (1 = plain OKLab distance).
+        let lightnessScale: Float
+        /// `ceil(count / 8)` groups of (l, a, b) vectors; l is multiplied by `lightnessScale`.
+        let groups: [SIMD8<Float>]
         /// Linear light of each member.
         let linear: [SIMD3<Float>]
 
-        init(_ indices: Range<Int>) {
+        init(_ indices: Range<Int>, lightnessScale: Float = 1) {
             base = indices.lowerBound
-            lab = indices.flatMap { [XtermPalette.oklab[$0].l, XtermPalette.oklab[$0].a, XtermPalette.oklab[$0].b] }
+            count = indices.count
+            self.lightnessScale = lightnessScale
             linear = indices.map { XtermPalette.linear[$0] }
+            var groups = [SIMD8<Float>]()
+            let members = Array(indices)
+            for start in stride(from: 0, to: members.count, by: 8) {
+                var l = SIMD8<Float>(repeating: 1e9), a = SIMD8<Float>(repeating: 0), b = SIMD8<Float>(repeating: 0)
+                for lane in 0..<8 where start + lane < members.count {
+                    let lab = XtermPalette.oklab[members[start + lane]]
+                    l[lane] = lab.l * lightnessScale
+                    a[lane] = lab.a
+                    b[lane] = lab.b
+                }
+                groups += [l, a, b]
+            }
+            self.groups = groups
         }
 
-        /// Number of members.
-        var count: Int { linear.count }
-
-        /// Offset (0-based, within the subset) of the member nearest to `c` in OKLab.
+        /// Offset (0-based, within the subset) of the member nearest to `c` in OKLab; ties go
+        /// to the lowest offset.
         @inline(__always)
-        func nearestOffset(_ c: OKLab, lab: UnsafeBufferPointer<Float>) -> Int {
-            var best = 0
-            var bestDistance = Float.infinity
-            var j = 0
-            var i = 0
-            while j < lab.count {
-                let dl = c.l - lab[j]
-                let da = c.a - lab[j + 1]
-                let db = c.b - lab[j + 2]
+        func nearestOffset(_ c: OKLab, groups: UnsafeBufferPointer<SIMD8<Float>>) -> Int {
+            let l = SIMD8<Float>(repeating: c.l * lightnessScale)
+            let a = SIMD8<Float>(repeating: c.a)
+            let b = SIMD8<Float>(repeating: c.b)
+            var best = SIMD8<Float>(repeating: .infinity)
+            var bestIndex = SIMD8<Int32>(repeating: 0)
+            var index = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+            var g = 0
+            while g < groups.count {
+                let dl = l - groups[g], da = a - groups[g + 1], db = b - groups[g + 2]
                 let d = dl * dl + da * da + db * db
-                if d < bestDistance {
-                    bestDistance = d
-                    best = i
-                }
-                j += 3
-                i += 1
+                let closer = d .< best
+                best.replace(with: d, where: closer)
+                bestIndex.replace(with: index, where: closer)
+                index &+= 8
+                g += 3
             }
-            return best
+            var winner = 0
+            for lane in 1..<8 where best[lane] < best[winner] || (best[lane] == best[winner] && bestIndex[lane] < bestIndex[winner]) {
+                winner = lane
+            }
+            return Int(bestIndex[winner])
         }
 
         /// Palette index (0-255) nearest to the linear-light colour `c`.
         func nearestIndex(linear c: SIMD3<Float>) -> Int {
-            lab.withUnsafeBufferPointer { base + nearestOffset(OKLab(linear: c), lab: $0) }
+            groups.withUnsafeBufferPointer { base + nearestOffset(OKLab(linear: c), groups: $0) }
         }
     }
 

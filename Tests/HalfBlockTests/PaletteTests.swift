@@ -93,7 +93,6 @@ struct PaletteTests {
         }
         let mean = sum / Float(grid.cells.count * 2)
         let target = LinearLight.linear(RGB(pixel.r, pixel.g, pixel.b))
-        print("diffusion mean", mean, "target", target)
         #expect(abs(mean.y - target.y) < 0.02 && abs(mean.z - target.z) < 0.02 && mean.x < 0.02)
     }
 
@@ -101,9 +100,33 @@ struct PaletteTests {
     func defaults() {
         // Given options built for each mode; Then dithering is the measured default
         #expect(RenderOptions().dithering == .none)
-        #expect(RenderOptions(colorMode: .palette256).dithering == Dithering.recommended(for: .palette256))
-        #expect(RenderOptions(colorMode: .palette16).dithering == Dithering.recommended(for: .palette16))
+        #expect(RenderOptions(colorMode: .palette256).dithering == .none)
+        #expect(RenderOptions(colorMode: .palette16).dithering == .diffusion)
+        #expect(RenderOptions(colorMode: .none).dithering == .none)
         #expect(RenderOptions(colorMode: .palette256, dithering: .ordered).dithering == .ordered)
         #expect(ColorMode(rawValue: "256") == .palette256 && ColorMode(rawValue: "16") == .palette16)
+    }
+
+    @Test("The vectorised search finds the same entry as a plain scan", arguments: [ColorMode.palette256, .palette16])
+    func vectorisedSearchIsExact(_ mode: ColorMode) {
+        // Given 4096 colours spread over the sRGB cube (16 levels per channel)
+        let subset = XtermPalette.subset(for: mode.paletteIndices!)
+        var mismatches = 0
+        for r in 0..<16 {
+            for g in 0..<16 {
+                for b in 0..<16 {
+                    let linear = LinearLight.linear(RGB(UInt8(r * 17), UInt8(g * 17), UInt8(b * 17)))
+                    // When the nearest entry is found both ways
+                    let lab = OKLab(linear: linear)
+                    let scan = subset.base + (0..<subset.count).min {
+                        lab.distanceSquared(to: XtermPalette.oklab[subset.base + $0])
+                            < lab.distanceSquared(to: XtermPalette.oklab[subset.base + $1])
+                    }!
+                    if subset.nearestIndex(linear: linear) != scan { mismatches += 1 }
+                }
+            }
+        }
+        // Then they always agree
+        #expect(mismatches == 0)
     }
 }
