@@ -59,6 +59,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "vitrineTests",
+            dependencies: ["vitrine", "ImagePipeline", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "HalfBlock"],
             swiftSettings: swiftSettings

@@ -9,17 +9,7 @@ import TerminalUI
 /// Everything here runs on the main thread. Background loads reach it only through `Inbox`.
 @MainActor
 final class Browser {
-    /// One row's image, as the table knows it.
-    enum Phase {
-        case idle
-        case loading(ImagePipeline.Ticket)
-        case loaded(DecodedImage)
-        case failed(ImagePipeline.Error)
-        case noImage
-    }
-
-    /// Rows beyond each edge of the viewport that are requested ahead of being shown.
-    static let lookahead = 1
+    typealias Phase = RowLoader.Phase
 
     let gallery: Gallery
     let pipeline: ImagePipeline
@@ -27,10 +17,8 @@ final class Browser {
     let table: TableView
     let inbox: Inbox
     let loop: EventLoop
-    var phases: [Phase]
-    /// Ticket id → row: the per-row generation token. A delivery whose ticket is not here
-    /// (cancelled, or the row was re-requested) is dropped.
-    var ticketRows: [ImagePipeline.Ticket: Int] = [:]
+    /// Which rows load and what each shows.
+    let rows: RowLoader
     /// Half-block art per row, with the box it was fitted to.
     var thumbnails: [Int: (box: BoxSize, grid: CellGrid)] = [:]
     var fullView: FullView?
@@ -53,7 +41,7 @@ final class Browser {
         self.inbox = inbox
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
         self.table = TableView(count: gallery.items.count, rowHeight: rowHeight)
-        self.phases = gallery.items.map { ($0.thumbnailURL ?? $0.imageURL) == nil ? .noImage : .idle }
+        self.rows = RowLoader(urls: gallery.items.map { $0.thumbnailURL ?? $0.imageURL }, loader: pipeline)
         self.spinner = Spinner(unicode: screen.unicodeGlyphs)
     }
 
@@ -71,38 +59,17 @@ final class Browser {
             if wake.posted { applyDeliveries() }
             if animating && millisecondsUntilTick <= 0 { tick() }
         }
-        pipeline.cancelAll()
+        rows.cancelAll()
+        closeFullView()
     }
 
     // MARK: Loading
 
-    /// Requests images for rows on screen (plus `lookahead`), cancels loads for rows more than a
-    /// page away, and re-prioritises the rest by distance from the top of the viewport.
+    /// Hands the viewport to the row loader (see `RowLoader` for the policy).
     func updateInterest() {
         guard fullView == nil else { return }
-        let visible = table.visibleRows
-        let page = table.rowsPerPage
-        let count = gallery.items.count
-        let wanted = max(0, visible.lowerBound - Self.lookahead)..<min(count, visible.upperBound + Self.lookahead)
-        let keep = max(0, visible.lowerBound - page)..<min(count, visible.upperBound + page)
-        for (ticket, row) in ticketRows where !keep.contains(row) {
-            pipeline.cancel(ticket)
-            ticketRows[ticket] = nil
-            phases[row] = .idle
-        }
-        for row in wanted {
-            if case .idle = phases[row] { startThumbnail(row, reload: false) }
-        }
-        for (ticket, row) in ticketRows {
-            pipeline.setPriority(ticket, priority(of: row))
-        }
-    }
-
-    func priority(of row: Int) -> Int {
-        let visible = table.visibleRows
-        if visible.contains(row) { return row - visible.lowerBound }
-        let distance = row < visible.lowerBound ? visible.lowerBound - row : row - visible.upperBound + 1
-        return table.rowsPerPage + distance
+        let changed = rows.update(visible: table.visibleRows, rowsPerPage: table.rowsPerPage, pixelBox: thumbnailPixelBox)
+        dirtyRows.formUnion(changed)
     }
 
     var thumbnailBox: BoxSize {
@@ -110,33 +77,16 @@ final class Browser {
         return BoxSize(columns: box.columns, rows: box.rows)
     }
 
-    func startThumbnail(_ row: Int, reload: Bool) {
-        let item = gallery.items[row]
-        guard let url = item.thumbnailURL ?? item.imageURL else {
-            phases[row] = .noImage
-            return
-        }
+    /// Thumbnails are decoded at twice the half-block grid in each direction; the renderer's box
+    /// filter averages them down in linear light.
+    var thumbnailPixelBox: (width: Int, height: Int) {
         let box = thumbnailBox
-        // Decode at twice the half-block grid in each direction; the renderer's box filter
-        // averages it down in linear light.
-        let request = ImageRequest(url: url, maxPixelWidth: box.columns * 2, maxPixelHeight: box.rows * 4, reload: reload)
-        switch pipeline.load(request, priority: priority(of: row)) {
-        case .cached(let image):
-            phases[row] = .loaded(image)
-        case .started(let ticket):
-            phases[row] = .loading(ticket)
-            ticketRows[ticket] = row
-        }
-        dirtyRows.insert(row)
+        return (box.columns * 2, box.rows * 4)
     }
 
     func applyDeliveries() {
         for delivery in inbox.drain() {
-            if let row = ticketRows.removeValue(forKey: delivery.ticket) {
-                switch delivery.result {
-                case .success(let image): phases[row] = .loaded(image)
-                case .failure(let error): phases[row] = .failed(error)
-                }
+            if let row = rows.apply(delivery.ticket, delivery.result) {
                 thumbnails[row] = nil
                 dirtyRows.insert(row)
             } else if var view = fullView, view.ticket == delivery.ticket {
@@ -154,12 +104,9 @@ final class Browser {
     }
 
     func retry(_ row: Int) {
-        if case .loading(let ticket) = phases[row] {
-            pipeline.cancel(ticket)
-            ticketRows[ticket] = nil
-        }
         thumbnails[row] = nil
-        startThumbnail(row, reload: true)
+        rows.retry(row, pixelBox: thumbnailPixelBox)
+        dirtyRows.insert(row)
     }
 
     // MARK: Keys
@@ -224,7 +171,7 @@ final class Browser {
             if case .loading = view.phase { return true }
             return false
         }
-        return table.visibleRows.contains { if case .loading = phases[$0] { return true } else { return false } }
+        return table.visibleRows.contains { if case .loading = rows.phases[$0] { return true } else { return false } }
     }
 
     var millisecondsUntilTick: Int {
@@ -240,7 +187,7 @@ final class Browser {
             return
         }
         for row in table.visibleRows {
-            if case .loading = phases[row] { dirtyRows.insert(row) }
+            if case .loading = rows.phases[row] { dirtyRows.insert(row) }
         }
     }
 
@@ -267,17 +214,7 @@ final class Browser {
     }
 
     func drawStatus() {
-        var loaded = 0
-        var loading = 0
-        var failed = 0
-        for phase in phases {
-            switch phase {
-            case .loaded: loaded += 1
-            case .loading: loading += 1
-            case .failed: failed += 1
-            default: break
-            }
-        }
+        let (loaded, loading, failed) = rows.counts
         let position = gallery.items.isEmpty ? "0/0" : "\(table.selected + 1)/\(gallery.items.count)"
         StatusLine.draw(
             on: screen, left: " \(gallery.name)  \(position)",
@@ -286,7 +223,7 @@ final class Browser {
 
     func content(for row: Int) -> RowContent {
         let item = gallery.items[row]
-        switch phases[row] {
+        switch rows.phases[row] {
         case .idle, .loading:
             return RowContent(title: item.title, fileName: item.fileName, detail: "loading…", thumbnail: .loading)
         case .noImage:

@@ -1,0 +1,150 @@
+import Foundation
+import ImagePipeline
+
+/// What the row loader needs from the image pipeline: the seam tests replace with a mock.
+@MainActor
+protocol ImageLoading: AnyObject {
+    func load(_ request: ImageRequest, priority: Int) -> ImagePipeline.LoadStart
+    func cancel(_ ticket: ImagePipeline.Ticket)
+    func setPriority(_ ticket: ImagePipeline.Ticket, _ priority: Int)
+}
+
+extension ImagePipeline: ImageLoading {}
+
+/// The table's lazy-loading policy: which rows load, in what order, which are cancelled, and
+/// which answers still matter.
+///
+/// - Rows on screen, plus `lookahead` rows beyond each edge, are requested; nothing else is.
+/// - Priority is the distance from the top of the viewport; look-ahead rows come after every
+///   visible row.
+/// - Rows more than one page outside the viewport are cancelled and go back to idle.
+/// - A ticket is a row's generation token: an answer whose ticket the row no longer holds
+///   (cancelled, or superseded by a retry) is dropped.
+@MainActor
+final class RowLoader {
+    /// One row's image.
+    enum Phase {
+        case idle
+        case loading(ImagePipeline.Ticket)
+        case loaded(DecodedImage)
+        case failed(ImagePipeline.Error)
+        case noImage
+    }
+
+    /// Rows beyond each edge of the viewport that are requested before they are shown.
+    static let lookahead = 1
+
+    private(set) var phases: [Phase]
+    private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
+    private let urls: [URL?]
+    private let loader: any ImageLoading
+    private var visible: Range<Int> = 0..<0
+    private var rowsPerPage = 1
+
+    /// `urls[i]` is row i's thumbnail URL (nil: nothing to load).
+    init(urls: [URL?], loader: any ImageLoading) {
+        self.urls = urls
+        self.loader = loader
+        self.phases = urls.map { $0 == nil ? .noImage : .idle }
+    }
+
+    /// Number of rows with a load in flight.
+    var loadingCount: Int { ticketRows.count }
+
+    /// (loaded, loading, failed) row counts for the status line.
+    var counts: (loaded: Int, loading: Int, failed: Int) {
+        var loaded = 0
+        var failed = 0
+        for phase in phases {
+            switch phase {
+            case .loaded: loaded += 1
+            case .failed: failed += 1
+            default: break
+            }
+        }
+        return (loaded, ticketRows.count, failed)
+    }
+
+    /// Applies a new viewport: cancels rows that went far away, requests rows that came into
+    /// view (plus the look-ahead), and re-prioritises the rest.
+    /// - Parameters:
+    ///   - visible: rows on screen.
+    ///   - rowsPerPage: rows that fit on screen (the cancellation distance).
+    ///   - pixelBox: the decoded size to ask for, in pixels.
+    /// - Returns: rows whose phase changed (to redraw).
+    func update(visible: Range<Int>, rowsPerPage: Int, pixelBox: (width: Int, height: Int)) -> Set<Int> {
+        self.visible = visible
+        self.rowsPerPage = max(1, rowsPerPage)
+        var changed = Set<Int>()
+        let count = phases.count
+        let wanted = max(0, visible.lowerBound - Self.lookahead)..<min(count, visible.upperBound + Self.lookahead)
+        let keep = max(0, visible.lowerBound - self.rowsPerPage)..<min(count, visible.upperBound + self.rowsPerPage)
+        for (ticket, row) in ticketRows where !keep.contains(row) {
+            loader.cancel(ticket)
+            ticketRows[ticket] = nil
+            phases[row] = .idle
+            changed.insert(row)
+        }
+        for row in wanted {
+            if case .idle = phases[row] {
+                start(row, pixelBox: pixelBox, reload: false)
+                changed.insert(row)
+            }
+        }
+        for (ticket, row) in ticketRows {
+            loader.setPriority(ticket, priority(of: row))
+        }
+        return changed
+    }
+
+    /// Loads `row` again with a fresh download (`r`), dropping any load in flight for it.
+    func retry(_ row: Int, pixelBox: (width: Int, height: Int)) {
+        if case .loading(let ticket) = phases[row] {
+            loader.cancel(ticket)
+            ticketRows[ticket] = nil
+        }
+        start(row, pixelBox: pixelBox, reload: true)
+    }
+
+    /// Applies one finished load. Returns the row it changed, or nil when the answer is stale.
+    func apply(_ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>) -> Int? {
+        guard let row = ticketRows.removeValue(forKey: ticket) else { return nil }
+        switch result {
+        case .success(let image): phases[row] = .loaded(image)
+        case .failure(let error): phases[row] = .failed(error)
+        }
+        return row
+    }
+
+    /// Withdraws every load in flight (at exit).
+    func cancelAll() {
+        for (ticket, row) in ticketRows {
+            loader.cancel(ticket)
+            phases[row] = .idle
+        }
+        ticketRows.removeAll()
+    }
+
+    /// Lower starts sooner: the row's distance from the top of the viewport; rows outside it
+    /// come after all visible rows.
+    func priority(of row: Int) -> Int {
+        if visible.contains(row) { return row - visible.lowerBound }
+        let distance = row < visible.lowerBound ? visible.lowerBound - row : row - visible.upperBound + 1
+        return rowsPerPage + distance
+    }
+
+    private func start(_ row: Int, pixelBox: (width: Int, height: Int), reload: Bool) {
+        guard let url = urls[row] else {
+            phases[row] = .noImage
+            return
+        }
+        let request = ImageRequest(url: url, maxPixelWidth: pixelBox.width, maxPixelHeight: pixelBox.height, reload: reload)
+        switch loader.load(request, priority: priority(of: row)) {
+        case .cached(let image):
+            phases[row] = .loaded(image)
+        case .started(let ticket):
+            phases[row] = .loading(ticket)
+            ticketRows[ticket] = row
+        }
+    }
+}

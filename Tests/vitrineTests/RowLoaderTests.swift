@@ -1,0 +1,127 @@
+import Foundation
+import HalfBlock
+import ImagePipeline
+import Testing
+
+@testable import vitrine
+
+/// Records what the row loader asks of the pipeline and answers with fresh tickets.
+@MainActor
+final class RecordingLoader: ImageLoading {
+    var requested: [(url: String, priority: Int, reload: Bool)] = []
+    var cancelled: [ImagePipeline.Ticket] = []
+    var priorities: [ImagePipeline.Ticket: Int] = [:]
+    var cached: Set<String> = []
+    var tickets: [String: ImagePipeline.Ticket] = [:]
+    private var nextID = 1
+
+    func load(_ request: ImageRequest, priority: Int) -> ImagePipeline.LoadStart {
+        let name = request.url.lastPathComponent
+        if cached.contains(name) { return .cached(RowLoaderTests.image) }
+        requested.append((name, priority, request.reload))
+        let ticket = ImagePipeline.Ticket(id: nextID)
+        nextID += 1
+        tickets[name] = ticket
+        return .started(ticket)
+    }
+
+    func cancel(_ ticket: ImagePipeline.Ticket) { cancelled.append(ticket) }
+    func setPriority(_ ticket: ImagePipeline.Ticket, _ priority: Int) { priorities[ticket] = priority }
+
+    var requestedRows: [Int] { requested.map { Int($0.url.dropLast(4))! } }
+}
+
+@Suite("RowLoader: lazy loading and row redraws")
+@MainActor
+struct RowLoaderTests {
+    static let image = DecodedImage(bitmap: RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), sourceWidth: 640, sourceHeight: 480)
+    let box = (width: 32, height: 16)
+
+    func makeRows(_ count: Int) -> (RowLoader, RecordingLoader) {
+        let loader = RecordingLoader()
+        let urls = (0..<count).map { URL(string: "http://127.0.0.1:9/\($0).png") }
+        return (RowLoader(urls: urls, loader: loader), loader)
+    }
+
+    @Test("only rows on screen plus one look-ahead row are requested, nearest first")
+    func requestsVisibleRows() {
+        // Given 1,000 rows with rows 0-4 on screen
+        let (rows, loader) = makeRows(1000)
+        // When the table lays out
+        let changed = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
+        // Then rows 0-5 were requested, in priority order, and redrawn
+        #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5])
+        #expect(loader.requested.map(\.priority) == [0, 1, 2, 3, 4, 6])
+        #expect(changed == Set(0...5))
+        #expect(rows.loadingCount == 6)
+    }
+
+    @Test("paging far away cancels loads that left the keep zone; skipped rows are never asked for")
+    func pagingCancels() {
+        let (rows, loader) = makeRows(1000)
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
+        // When the user jumps to rows 500-504 (keys drained before layout)
+        _ = rows.update(visible: 500..<505, rowsPerPage: 5, pixelBox: box)
+        // Then the first six loads were cancelled and only 499-505 were added
+        #expect(loader.cancelled.count == 6)
+        #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5, 499, 500, 501, 502, 503, 504, 505])
+        #expect(rows.loadingCount == 7)
+        if case .idle = rows.phases[3] {} else { Issue.record("a cancelled row must go back to idle") }
+    }
+
+    @Test("a small scroll keeps nearby loads and re-prioritises them")
+    func smallScrollKeeps() {
+        let (rows, loader) = makeRows(100)
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
+        _ = rows.update(visible: 2..<7, rowsPerPage: 5, pixelBox: box)
+        #expect(loader.cancelled.isEmpty)
+        #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5, 6, 7])
+        // Row 0 is now above the viewport: after every visible row
+        #expect(loader.priorities[loader.tickets["0.png"]!] == 5 + 2)
+        #expect(loader.priorities[loader.tickets["2.png"]!] == 0)
+    }
+
+    @Test("a completion notification changes exactly its row; stale answers are dropped")
+    func deliveries() {
+        let (rows, loader) = makeRows(20)
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
+        let ticket3 = loader.tickets["3.png"]!
+        // When row 3's image arrives
+        #expect(rows.apply(ticket3, .success(Self.image)) == 3)
+        if case .loaded(let image) = rows.phases[3] {
+            #expect(image.sourceWidth == 640)
+        } else {
+            Issue.record("row 3 should be loaded")
+        }
+        // And the same ticket answers again (a race with cancellation): nothing changes
+        #expect(rows.apply(ticket3, .failure(.timedOut)) == nil)
+        // A failure marks its row with the reason
+        #expect(rows.apply(loader.tickets["4.png"]!, .failure(.httpStatus(404))) == 4)
+        if case .failed(let error) = rows.phases[4] { #expect(error.shortReason == "HTTP 404") }
+        #expect(rows.counts.loaded == 1 && rows.counts.failed == 1 && rows.counts.loading == 4)
+    }
+
+    @Test("retry cancels the load in flight and asks for a fresh download; the old answer is ignored")
+    func retry() {
+        let (rows, loader) = makeRows(5)
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
+        let old = loader.tickets["2.png"]!
+        rows.retry(2, pixelBox: box)
+        #expect(loader.cancelled == [old])
+        #expect(loader.requested.last?.url == "2.png" && loader.requested.last?.reload == true)
+        #expect(rows.apply(old, .success(Self.image)) == nil)
+        #expect(rows.apply(loader.tickets["2.png"]!, .success(Self.image)) == 2)
+    }
+
+    @Test("memory-cache hits are drawn at once, without a ticket; rows without a URL never load")
+    func cacheHitsAndMissingURLs() {
+        let loader = RecordingLoader()
+        loader.cached = ["0.png"]
+        let rows = RowLoader(urls: [URL(string: "http://127.0.0.1:9/0.png"), nil], loader: loader)
+        _ = rows.update(visible: 0..<2, rowsPerPage: 2, pixelBox: box)
+        if case .loaded = rows.phases[0] {} else { Issue.record("row 0 should come from the cache") }
+        if case .noImage = rows.phases[1] {} else { Issue.record("row 1 has no URL") }
+        #expect(loader.requested.isEmpty)
+        #expect(rows.loadingCount == 0)
+    }
+}
