@@ -45,6 +45,9 @@ public final class ImagePipeline: Sendable {
     /// Identifies one caller's interest in one load.
     public struct Ticket: Hashable, Sendable {
         public let id: Int
+
+        /// Tickets come from `load`; this initializer is for test doubles of the pipeline.
+        public init(id: Int) { self.id = id }
     }
 
     /// What `load(_:priority:)` did.
