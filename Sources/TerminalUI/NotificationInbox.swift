@@ -40,6 +40,12 @@ public final class NotificationInbox<Item: Sendable>: Sendable {
     /// Everything received since the last call, oldest first.
     public func drain() -> [Item] { pending.drain() }
 
+    /// Delivers `item` without a notification (a completion handler's answer), from any thread.
+    public func send(_ item: Item) {
+        pending.append(item)
+        wakePipe.signal()
+    }
+
     private final class Pending: Sendable {
         private let list = Mutex<[Item]>([])
         func append(_ item: Item) { list.withLock { $0.append(item) } }

@@ -11,7 +11,10 @@ import TerminalUI
 final class Browser {
     typealias Phase = RowLoader.Phase
 
-    let gallery: Gallery
+    /// The gallery so far: further pages are appended as they arrive.
+    var gallery: Gallery
+    /// Further pages of the gallery.
+    let pages: PageLoader
     let pipeline: ImagePipeline
     let screen: Screen
     let table: TableView
@@ -40,7 +43,8 @@ final class Browser {
         self.screen = screen
         self.inbox = inbox
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
-        self.table = TableView(count: gallery.items.count, rowHeight: rowHeight)
+        self.pages = PageLoader(first: gallery, pipeline: pipeline) { [inbox] in inbox.send(.page($0)) }
+        self.table = TableView(count: gallery.items.count + (pages.hasMore ? 1 : 0), rowHeight: rowHeight)
         self.rows = RowLoader(urls: gallery.items.map { $0.thumbnailURL ?? $0.imageURL }, loader: pipeline)
         self.spinner = Spinner(unicode: screen.unicodeGlyphs)
     }
@@ -70,6 +74,24 @@ final class Browser {
         guard fullView == nil else { return }
         let changed = rows.update(visible: table.visibleRows, rowsPerPage: table.rowsPerPage, pixelBox: thumbnailPixelBox)
         dirtyRows.formUnion(changed)
+        // Near the end of what is loaded: fetch the next page (a failed page waits for `r`).
+        if case .ready = pages.state, table.visibleRows.upperBound + table.rowsPerPage >= gallery.items.count {
+            pages.loadNext()
+            dirtyRows.insert(gallery.items.count)
+        }
+    }
+
+    /// Appends a page's items (the "loading more" row moves down), or marks the page failed.
+    func applyPage(_ outcome: PageLoader.Outcome) {
+        let moreRow = gallery.items.count
+        if let items = pages.apply(outcome) {
+            gallery.items += items
+            rows.append(items.map { $0.thumbnailURL ?? $0.imageURL })
+            table.setCount(gallery.items.count + (pages.hasMore ? 1 : 0))
+            needsFullRedraw = true
+        } else {
+            dirtyRows.insert(moreRow)
+        }
     }
 
     var thumbnailBox: BoxSize {
@@ -85,7 +107,11 @@ final class Browser {
     }
 
     func applyDeliveries() {
-        for delivery in inbox.drain() {
+        for event in inbox.drain() {
+            guard case .image(let delivery) = event else {
+                if case .page(let outcome) = event { applyPage(outcome) }
+                continue
+            }
             if let row = rows.apply(delivery.ticket, delivery.result) {
                 thumbnails[row] = nil
                 dirtyRows.insert(row)
@@ -134,9 +160,14 @@ final class Browser {
                 dirtyRows.insert(table.selected)
             }
         case .open:
-            if !gallery.items.isEmpty { openFullView(table.selected) }
+            if table.selected < gallery.items.count { openFullView(table.selected) }
         case .retry:
-            if !gallery.items.isEmpty { retry(table.selected) }
+            if table.selected < gallery.items.count {
+                retry(table.selected)
+            } else if pages.hasMore {
+                pages.loadNext()
+                dirtyRows.insert(table.selected)
+            }
         case .help:
             showingHelp = true
             needsFullRedraw = true
@@ -171,7 +202,14 @@ final class Browser {
             if case .loading = view.phase { return true }
             return false
         }
-        return table.visibleRows.contains { if case .loading = rows.phases[$0] { return true } else { return false } }
+        return table.visibleRows.contains { row in
+            if row >= gallery.items.count {
+                if case .loading = pages.state { return true }
+                return false
+            }
+            if case .loading = rows.phases[row] { return true }
+            return false
+        }
     }
 
     var millisecondsUntilTick: Int {
@@ -187,7 +225,11 @@ final class Browser {
             return
         }
         for row in table.visibleRows {
-            if case .loading = rows.phases[row] { dirtyRows.insert(row) }
+            if row >= gallery.items.count {
+                dirtyRows.insert(row)
+            } else if case .loading = rows.phases[row] {
+                dirtyRows.insert(row)
+            }
         }
     }
 
@@ -215,13 +257,26 @@ final class Browser {
 
     func drawStatus() {
         let (loaded, loading, failed) = rows.counts
-        let position = gallery.items.isEmpty ? "0/0" : "\(table.selected + 1)/\(gallery.items.count)"
+        let total = "\(gallery.items.count)\(pages.hasMore ? "+" : "")"
+        let position = gallery.items.isEmpty ? "0/\(total)" : "\(min(table.selected + 1, gallery.items.count))/\(total)"
         StatusLine.draw(
             on: screen, left: " \(gallery.name)  \(position)",
             right: "loaded \(loaded) · loading \(loading) · failed \(failed)  ? help")
     }
 
     func content(for row: Int) -> RowContent {
+        guard row < gallery.items.count else {
+            switch pages.state {
+            case .failed(_, let reason):
+                return RowContent(
+                    title: "Could not load page \(pages.pagesLoaded + 1)", fileName: "press r to retry",
+                    detail: "✗ \(reason)", thumbnail: .failed)
+            default:
+                return RowContent(
+                    title: "Loading more…", fileName: "page \(pages.pagesLoaded + 1)", detail: "loading…",
+                    thumbnail: .loading)
+            }
+        }
         let item = gallery.items[row]
         switch rows.phases[row] {
         case .idle, .loading:

@@ -17,14 +17,22 @@ struct Delivery: Sendable {
     }
 }
 
-/// The browser's inbox of pipeline completions.
-typealias Inbox = NotificationInbox<Delivery>
+/// What reaches the main loop from other threads.
+enum LoopEvent: Sendable {
+    /// An image load finished (from `ImagePipeline.didFinishLoading`).
+    case image(Delivery)
+    /// A further gallery page arrived or failed (from `PageLoader`).
+    case page(PageLoader.Outcome)
+}
 
-extension NotificationInbox where Item == Delivery {
+/// The browser's inbox of background completions.
+typealias Inbox = NotificationInbox<LoopEvent>
+
+extension NotificationInbox where Item == LoopEvent {
     /// Observes `pipeline`'s `didFinishLoading` on `center`.
     convenience init(pipeline: ImagePipeline, center: NotificationCenter, wakePipe: WakePipe) {
         self.init(
             center: center, name: ImagePipeline.didFinishLoading, object: pipeline, wakePipe: wakePipe,
-            transform: Delivery.from)
+            transform: { Delivery.from($0).map(LoopEvent.image) })
     }
 }

@@ -36,7 +36,7 @@ final class RowLoader {
 
     private(set) var phases: [Phase]
     private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
-    private let urls: [URL?]
+    private var urls: [URL?]
     private let loader: any ImageLoading
     private var visible: Range<Int> = 0..<0
     private var rowsPerPage = 1
@@ -46,6 +46,12 @@ final class RowLoader {
         self.urls = urls
         self.loader = loader
         self.phases = urls.map { $0 == nil ? .noImage : .idle }
+    }
+
+    /// Adds rows at the end (a further gallery page arrived).
+    func append(_ more: [URL?]) {
+        urls += more
+        phases += more.map { $0 == nil ? .noImage : .idle }
     }
 
     /// Number of rows with a load in flight.
