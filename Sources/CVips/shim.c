@@ -194,4 +194,16 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     return 0;
 }
 
+int cvips_sha256_hex(const void *buf, size_t len, char *out) {
+    if (out == NULL) return -1;
+    out[0] = 0;
+    static const guchar empty = 0;
+    gchar *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf ? (const guchar *)buf : &empty, len);
+    if (hex == NULL) return -1;
+    int ok = strlen(hex) == 64;
+    if (ok) memcpy(out, hex, 65);
+    g_free(hex);
+    return ok ? 0 : -1;
+}
+
 void cvips_free(void *pixels) { g_free(pixels); }

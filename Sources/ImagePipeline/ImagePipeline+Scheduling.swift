@@ -62,7 +62,6 @@ extension ImagePipeline {
             }
             let inFlight = fetchingPerHost.values.reduce(0, +)
             statistics.peakInFlight = max(statistics.peakInFlight, inFlight)
-            statistics.fetchesStarted += started.count
             return started
         }
 
@@ -125,7 +124,7 @@ extension ImagePipeline {
 
     func startFetches(_ loads: [(ImageRequest.Key, Int, ImageRequest)]) {
         for (key, generation, request) in loads {
-            let handle = dataLoader.loadData(for: request.url) { [self] result in
+            let handle = fetch(request) { [self] result in
                 fetched(key: key, generation: generation, result: result)
             }
             let stale = state.withLock { state -> Bool in

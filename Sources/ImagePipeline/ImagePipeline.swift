@@ -2,8 +2,8 @@ import Foundation
 import HalfBlock
 import Synchronization
 
-/// Loads images for rows and views: memory cache, request coalescing, a per-host load queue
-/// ordered by priority, cancellation, validation and shrink-on-load decoding.
+/// Loads images for rows and views: memory cache, disk cache, request coalescing, a per-host
+/// load queue ordered by priority, cancellation, validation and shrink-on-load decoding.
 ///
 /// Call it from any thread; nothing here blocks on I/O. A load's result reaches its caller in
 /// one of two ways:
@@ -35,6 +35,12 @@ public final class ImagePipeline: Sendable {
         public var decodeConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Where `didFinishLoading` is posted.
         public var notificationCenter: NotificationCenter = .default
+        /// Folder of the disk cache of downloaded image bytes (http and https only); nil, the
+        /// default, keeps nothing on disk. `DiskCache.defaultDirectory(environment:)` gives
+        /// `$XDG_CACHE_HOME/vitrine`.
+        public var diskCacheDirectory: URL?
+        /// Disk cache size limit, in bytes (default 512 MiB); least recently used entries go first.
+        public var diskCacheBytes: Int = 512 << 20
 
         public init(memoryCacheBytes: Int? = nil) {
             let ram = Int(clamping: ProcessInfo.processInfo.physicalMemory)
@@ -73,8 +79,12 @@ public final class ImagePipeline: Sendable {
 
     /// Counters since creation, for the status line and tests.
     public struct Statistics: Sendable, Equatable {
-        /// Fetches started (HTTP requests sent, files read).
+        /// Fetches started (HTTP requests sent, files read); disk-cache hits are not fetches.
         public var fetchesStarted = 0
+        /// Loads answered by a fresh disk-cache entry, with no request.
+        public var diskCacheHits = 0
+        /// Stale disk-cache entries the server confirmed with a 304 (their bytes were used).
+        public var diskCacheRevalidations = 0
         /// Fetches cancelled before they finished.
         public var fetchesCancelled = 0
         /// Loads running now.
@@ -91,6 +101,10 @@ public final class ImagePipeline: Sendable {
     let dataLoader: any DataLoading
     let state: Mutex<State>
     let decodeQueue: OperationQueue
+    /// Downloaded bytes on disk; nil when `diskCacheDirectory` is nil.
+    let diskCache: (any DiskCaching)?
+    /// Where disk-cache reads and writes run (never the caller's thread, never under the lock).
+    let diskQueue = DispatchQueue(label: "vitrine.disk", qos: .utility, attributes: .concurrent)
     private let http: HTTPDataLoader?
 
     /// A pipeline that loads over URLSession and from local files.
@@ -115,6 +129,10 @@ public final class ImagePipeline: Sendable {
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency
         self.decodeQueue = queue
+        let disk = configuration.diskCacheDirectory.map { DiskCache(directory: $0, byteLimit: configuration.diskCacheBytes) }
+        self.diskCache = disk
+        // The start-up sweep: trims what earlier runs left over the limit, without blocking.
+        if let disk { diskQueue.async { disk.sweep() } }
     }
 
     deinit { http?.invalidate() }

@@ -24,14 +24,28 @@ do throws(Failure) {
         print(versionText)
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
-    case .list(let gallery, let output):
-        try ListCommand.run(gallery: gallery, output: output)
+    case .list(let gallery, let options):
+        try ListCommand.run(gallery: gallery, options: options)
+    case .cache(let action):
+        let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: environment))
+        if action == .clear {
+            do throws(ImagePipeline.Error) {
+                let n = try cache.removeAll()
+                print("removed \(n) \(n == 1 ? "entry" : "entries") from \(cache.directory.path)")
+            } catch {
+                throw Failure(status: .software, message: error.description)
+            }
+        } else {
+            let s = cache.summary()
+            print("location: \(s.directory.path)\nentries: \(s.entries)\nbytes: \(s.totalBytes) (limit \(s.byteLimit))")
+        }
     case .browse(let argument, let options):
         let center = NotificationCenter()
         var configuration = ImagePipeline.Configuration()
         configuration.notificationCenter = center
+        if options.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
         let pipeline = ImagePipeline(configuration: configuration)
-        let gallery = try GallerySource.load(argument, pipeline: pipeline)
+        let gallery = try GallerySource.load(argument, pipeline: pipeline, reading: options.reading)
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)

@@ -4,12 +4,16 @@ import Testing
 
 @testable import ImagePipeline
 
-/// A data loader that answers only when the test says so, and records what was asked.
+/// A data loader that answers only when the test says so, and records what was asked
+/// (with the validators of conditional requests, for the disk cache).
 final class ManualLoader: DataLoading {
     struct Pending {
         let url: URL
         let completion: @Sendable (Result<Data, ImagePipeline.Error>) -> Void
         let handle: Handle
+        var validators: CacheValidators? = nil
+        /// Set for `loadResponse` calls: answers with headers or a 304.
+        var respond: (@Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void)? = nil
     }
 
     final class Handle: Cancellable {
@@ -28,7 +32,28 @@ final class ManualLoader: DataLoading {
         return handle
     }
 
+    func loadResponse(
+        for url: URL, validators: CacheValidators?,
+        completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        let handle = Handle()
+        let pending = Pending(
+            url: url, completion: { completion($0.map { LoadedResponse(data: $0) }) }, handle: handle,
+            validators: validators, respond: completion)
+        self.pending.withLock { $0.append(pending) }
+        return handle
+    }
+
     var requestedURLs: [String] { pending.withLock { $0.map(\.url.lastPathComponent) } }
+
+    /// Everything asked so far, in order.
+    var requests: [Pending] { pending.withLock { $0 } }
+
+    /// Answers the request at `index` (in asking order) with a response: headers, or a 304.
+    func respond(at index: Int, with response: LoadedResponse) {
+        let match = pending.withLock { $0.indices.contains(index) ? $0[index] : nil }
+        match?.respond?(.success(response))
+    }
 
     /// Completes the request for `name` with `data`.
     func complete(_ name: String, with result: Result<Data, ImagePipeline.Error>) {

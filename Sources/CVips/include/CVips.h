@@ -43,6 +43,12 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
 int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
                          int64_t max_pixels, cvips_image *out, char *err, size_t errlen);
 
+/* Writes the SHA-256 of the `len` bytes at `buf` as 64 lower-case hex digits and a NUL into
+   `out` (at least 65 bytes). Shimmed so the disk cache can name files by a hash without a
+   hand-written SHA-256: GLib's g_compute_checksum_for_data returns memory that must go back
+   through g_free, which Swift should not have to know about. Returns 0, or -1 on failure. */
+int cvips_sha256_hex(const void *buf, size_t len, char *out);
+
 /* Frees cvips_image.pixels. */
 void cvips_free(void *pixels);
 

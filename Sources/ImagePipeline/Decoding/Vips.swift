@@ -16,6 +16,16 @@ enum Vips {
     /// Sends libvips and GLib warnings to `fd` (a log file) instead of dropping them.
     static func setLogFileDescriptor(_ fd: Int32) { cvips_set_log_fd(fd) }
 
+    /// The SHA-256 of `data` as 64 lower-case hex digits, from GLib's
+    /// `g_compute_checksum_for_data` (GLib comes with libvips). Names disk-cache files.
+    static func sha256Hex(_ data: Data) -> String {
+        var out = [CChar](repeating: 0, count: 65)
+        let rc = data.withUnsafeBytes { raw in cvips_sha256_hex(raw.baseAddress, raw.count, &out) }
+        // GLib only fails here on allocation failure, which aborts first; keep the check anyway.
+        precondition(rc == 0, "g_compute_checksum_for_data failed")
+        return out.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     /// Width and height in pixels from the header alone (EXIF orientation applied).
     /// - Throws: `.corrupt` when the bytes are not a readable image.
     static func probe(_ data: Data) throws(ImagePipeline.Error) -> (width: Int, height: Int) {

@@ -13,6 +13,41 @@ protocol DataLoading: Sendable {
     func loadData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable
+
+    /// Like `loadData`, but also hands back the response headers the disk cache keeps, and
+    /// sends `validators` as a conditional request (a 304 answer is `notModified`, not an error).
+    func loadResponse(
+        for url: URL, validators: CacheValidators?,
+        completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable
+}
+
+extension DataLoading {
+    /// Loaders without headers (files, `data:`, test mocks): the bytes, no headers, never a 304.
+    func loadResponse(
+        for url: URL, validators: CacheValidators?,
+        completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        loadData(for: url) { completion($0.map { LoadedResponse(data: $0) }) }
+    }
+}
+
+/// Validators for a conditional GET (RFC 9110 section 13.1), taken from a stored response.
+struct CacheValidators: Sendable, Equatable {
+    /// Sent as `If-None-Match`.
+    var etag: String?
+    /// Sent as `If-Modified-Since` (an HTTP-date, passed back as the server wrote it).
+    var lastModified: String?
+}
+
+/// A successful response: a 2xx body, or a 304 to a conditional request.
+struct LoadedResponse: Sendable {
+    /// The body; empty when `notModified`.
+    var data: Data
+    /// The server answered 304 Not Modified: the stored bytes are still good.
+    var notModified = false
+    /// Response headers, names lower-cased (empty for files and `data:` URLs).
+    var headers: [String: String] = [:]
 }
 
 /// A cancellable that only records that it was cancelled (file and data: loads check it).
@@ -58,6 +93,18 @@ struct DataLoader: DataLoading {
         default:
             completion(.failure(.unsupportedURL(url.absoluteString)))
             return CancellationFlag()
+        }
+    }
+
+    func loadResponse(
+        for url: URL, validators: CacheValidators?,
+        completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        switch url.scheme?.lowercased() {
+        case "http", "https":
+            return http.loadResponse(for: url, validators: validators, completion: completion)
+        default:
+            return loadData(for: url) { completion($0.map { LoadedResponse(data: $0) }) }
         }
     }
 }

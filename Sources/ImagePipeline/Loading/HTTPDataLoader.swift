@@ -12,8 +12,10 @@ import Synchronization
 final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer {
         var data = Data()
-        var completion: @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+        var completion: @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
         var failure: ImagePipeline.Error?
+        /// The request carried validators, so a 304 is an answer, not a failure.
+        var conditional = false
     }
 
     private let maxResponseBytes: Int
@@ -52,17 +54,29 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     func loadData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
+        loadResponse(for: url, validators: nil) { completion($0.map(\.data)) }
+    }
+
+    /// Downloads `url`; with `validators`, as a conditional GET (`If-None-Match`,
+    /// `If-Modified-Since`) whose 304 answer completes as `notModified` with an empty body.
+    func loadResponse(
+        for url: URL, validators: CacheValidators?,
+        completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
         request.setValue("Vitrine", forHTTPHeaderField: "User-Agent")
         for (name, value) in headers[url.host?.lowercased() ?? ""] ?? [:] {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = validators?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let conditional = validators?.etag != nil || validators?.lastModified != nil
         guard let session = sessionBox.withLock({ $0 }) else {
             completion(.failure(.cancelled))
             return CancellationFlag()
         }
         let task = session.dataTask(with: request)
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(completion: completion) }
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(completion: completion, conditional: conditional) }
         task.resume()
         return TaskHandle(task: task)
     }
@@ -80,7 +94,8 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         var failure: ImagePipeline.Error?
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+        let conditional = transfers.withLock { $0[dataTask.taskIdentifier]?.conditional ?? false }
+        if let http = response as? HTTPURLResponse, !Self.accepts(http.statusCode, conditional: conditional) {
             failure = .httpStatus(http.statusCode)
         } else if response.expectedContentLength > Int64(maxResponseBytes) {
             failure = .responseTooLarge(limit: maxResponseBytes)
@@ -114,10 +129,30 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         if let error {
             return transfer.completion(.failure(Self.map(error)))
         }
-        if let http = task.response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+        let http = task.response as? HTTPURLResponse
+        if let http, !Self.accepts(http.statusCode, conditional: transfer.conditional) {
             return transfer.completion(.failure(.httpStatus(http.statusCode)))
         }
-        transfer.completion(.success(transfer.data))
+        let notModified = http?.statusCode == 304
+        transfer.completion(
+            .success(
+                LoadedResponse(
+                    data: notModified ? Data() : transfer.data, notModified: notModified,
+                    headers: Self.headers(of: http))))
+    }
+
+    /// 2xx, or 304 when the request was conditional.
+    static func accepts(_ status: Int, conditional: Bool) -> Bool {
+        (200..<300).contains(status) || (conditional && status == 304)
+    }
+
+    /// The response's header fields with lower-cased names (a repeated field keeps the last).
+    static func headers(of response: HTTPURLResponse?) -> [String: String] {
+        var out: [String: String] = [:]
+        for (name, value) in response?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { out[name.lowercased()] = value }
+        }
+        return out
     }
 
     static func map(_ error: any Error) -> ImagePipeline.Error {

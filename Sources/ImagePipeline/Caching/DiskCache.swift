@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The default `DiskCaching`: one file per URL in one folder (by default
+/// `$XDG_CACHE_HOME/vitrine`), named by the hex SHA-256 of the normalised URL, holding the
+/// response bytes after a one-line JSON header (`DiskCacheEntry`'s layout).
+///
+/// Writes go to a temporary file in the same folder (`.<name>.<random>.tmp`) and are renamed into
+/// place, so a reader — another thread or another `vitrine` — sees the old entry or the new one,
+/// never half of one. Reads touch the file's modification time, which eviction orders by (least
+/// recently used first). The size limit is enforced by `sweep`: once in the background when the
+/// pipeline starts, and after any write that takes the total over the limit.
+///
+/// - Important: files in the folder that are not 64 hex digits (or our temporary files) are
+///   never read, counted or removed.
+public final class DiskCache: DiskCaching, Sendable {
+    /// The cache folder (created on the first write, mode 0700).
+    public let directory: URL
+    /// The size limit, in bytes of file length.
+    public let byteLimit: Int
+
+    struct Accounting {
+        /// Sum of entry file sizes in bytes, known after the first sweep; nil before.
+        var totalBytes: Int?
+        var sweeping = false
+        var sweepAgain = false
+    }
+    let accounting = Mutex(Accounting())
+
+    /// - Parameters:
+    ///   - directory: the cache folder, e.g. `DiskCache.defaultDirectory(environment:)`.
+    ///   - byteLimit: most bytes kept (default 512 MiB).
+    public init(directory: URL, byteLimit: Int = 512 << 20) {
+        self.directory = directory
+        self.byteLimit = max(0, byteLimit)
+    }
+
+    func fileURL(for url: URL) -> URL {
+        directory.appendingPathComponent(Self.fileName(for: url), isDirectory: false)
+    }
+
+    func entry(for url: URL) -> DiskCacheEntry? {
+        let file = fileURL(for: url)
+        guard let bytes = FileManager.default.contents(atPath: file.path),
+            let entry = DiskCacheEntry(file: bytes),
+            entry.metadata.url == Self.normalisedKey(url)
+        else { return nil }
+        Self.touch(file)
+        return entry
+    }
+
+    @discardableResult
+    func store(_ entry: DiskCacheEntry, for url: URL) -> Bool {
+        guard let encoded = try? entry.encoded(), encoded.count <= byteLimit else { return false }
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return false
+        }
+        let target = fileURL(for: url)
+        let temporary = directory.appendingPathComponent(
+            ".\(target.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
+        do {
+            // Not `.atomic`: that would make a second temporary file of Foundation's own naming.
+            try encoded.write(to: temporary, options: .withoutOverwriting)
+        } catch {
+            try? fm.removeItem(at: temporary)
+            return false
+        }
+        let previous = Self.fileSize(target) ?? 0
+        guard rename(temporary.path, target.path) == 0 else {
+            try? fm.removeItem(at: temporary)
+            return false
+        }
+        let over = accounting.withLock { state -> Bool in
+            guard let total = state.totalBytes else { return false }
+            state.totalBytes = max(0, total - previous + encoded.count)
+            return state.totalBytes! > byteLimit
+        }
+        if over { sweep() }
+        return true
+    }
+
+    /// Counts the entries and their bytes (reads the folder; does not change it).
+    public func summary() -> DiskCacheSummary {
+        let files = listing().entries
+        return DiskCacheSummary(
+            directory: directory, entries: files.count, totalBytes: files.reduce(0) { $0 + $1.bytes },
+            byteLimit: byteLimit)
+    }
+
+    /// Deletes every entry and temporary file; other files in the folder stay.
+    /// - Returns: the number of entries removed.
+    /// - Throws: `.file` naming the first file that could not be removed.
+    @discardableResult
+    public func removeAll() throws(ImagePipeline.Error) -> Int {
+        let found = listing()
+        var removed = 0
+        for file in found.entries.map(\.url) + found.temporaries.map(\.url) {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                if FileManager.default.fileExists(atPath: file.path) {
+                    throw .file("cannot remove \(file.path)")
+                }
+            }
+            if Self.isEntryName(file.lastPathComponent) { removed += 1 }
+        }
+        accounting.withLock { $0.totalBytes = 0 }
+        return removed
+    }
+
+    /// Sets the file's modification time to now (LRU order); errors are ignored.
+    static func touch(_ file: URL) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
+    }
+
+    static func fileSize(_ file: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
+    }
+
+    /// 64 lower-case hex digits: a SHA-256 file name.
+    static func isEntryName(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// `.<hash>.<uuid>.tmp`: a write in progress, or left by a crash.
+    static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp")
+    }
+}

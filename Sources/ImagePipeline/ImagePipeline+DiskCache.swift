@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+extension ImagePipeline {
+    /// Gets the bytes of `request` for a load that holds a fetch slot: from the disk cache when
+    /// it has a fresh entry, else from the data loader (a conditional request when a stale entry
+    /// has validators). `completion` runs once, on a background thread.
+    ///
+    /// - A fresh entry (`storedAt + max-age` later than now) answers with no request.
+    /// - A 304 to a conditional request answers with the stored bytes and restarts their time.
+    /// - A 2xx body with image magic bytes is stored (unless `Cache-Control: no-store`) before
+    ///   `completion` runs; anything else is passed on and never stored.
+    /// - `request.reload` skips the read (no entry, no validators) but stores the new bytes.
+    ///
+    /// Without a disk cache, or for file and `data:` URLs, this is `dataLoader.loadData`.
+    func fetch(
+        _ request: ImageRequest, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        let url = request.url
+        guard let disk = diskCache, DiskCache.isCacheable(url) else {
+            state.withLock { $0.statistics.fetchesStarted += 1 }
+            return dataLoader.loadData(for: url, completion: completion)
+        }
+        let handle = StagedCancellable()
+        let reload = request.reload
+        diskQueue.async { [self] in
+            let cached = reload ? nil : disk.entry(for: url)
+            if handle.isCancelled { return completion(.failure(.cancelled)) }
+            if let cached, cached.metadata.isFresh(now: Date()) {
+                state.withLock { $0.statistics.diskCacheHits += 1 }
+                return completion(.success(cached.data))
+            }
+            state.withLock { $0.statistics.fetchesStarted += 1 }
+            let inner = dataLoader.loadResponse(for: url, validators: cached?.metadata.validators) { [self] result in
+                // Off the URLSession delegate queue: a write must not hold up other transfers.
+                diskQueue.async { [self] in completion(received(result, for: url, cached: cached, disk: disk)) }
+            }
+            handle.set(inner)
+        }
+        return handle
+    }
+
+    /// Stores what is worth keeping from a response and picks the bytes to decode.
+    private func received(
+        _ result: Result<LoadedResponse, ImagePipeline.Error>, for url: URL, cached: DiskCacheEntry?,
+        disk: any DiskCaching
+    ) -> Result<Data, ImagePipeline.Error> {
+        switch result {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let response) where response.notModified:
+            // A 304 only comes back to a conditional request, which needs a stored entry.
+            guard let cached else { return .failure(.httpStatus(304)) }
+            let metadata = cached.metadata.refreshed(headers: response.headers, now: Date())
+            disk.store(DiskCacheEntry(metadata: metadata, data: cached.data), for: url)
+            state.withLock { $0.statistics.diskCacheRevalidations += 1 }
+            return .success(cached.data)
+        case .success(let response):
+            let control = CacheControl(response.headers["cache-control"])
+            if !control.noStore, ImageFormat.sniff(response.data) != nil {
+                let metadata = DiskCacheMetadata(
+                    url: DiskCache.normalisedKey(url), headers: response.headers, now: Date())
+                disk.store(DiskCacheEntry(metadata: metadata, data: response.data), for: url)
+            }
+            return .success(response.data)
+        }
+    }
+}
+
+/// A cancellable for work in stages (a disk read, then maybe a download): `cancel` reaches the
+/// stage running now, and a stage attached after `cancel` is cancelled as it is attached.
+final class StagedCancellable: Cancellable {
+    private struct Stage {
+        var cancelled = false
+        var inner: (any Cancellable)?
+    }
+    private let stage = Mutex(Stage())
+
+    var isCancelled: Bool { stage.withLock { $0.cancelled } }
+
+    func cancel() {
+        let inner = stage.withLock { stage -> (any Cancellable)? in
+            stage.cancelled = true
+            return stage.inner
+        }
+        inner?.cancel()
+    }
+
+    /// Attaches the next stage's handle.
+    func set(_ inner: any Cancellable) {
+        let cancelled = stage.withLock { stage -> Bool in
+            stage.inner = inner
+            return stage.cancelled
+        }
+        if cancelled { inner.cancel() }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ImagePipeline
+
+@Suite("Pipeline with a disk cache")
+struct DiskCachePipelineTests {
+    let orange = TestPNG.solid(width: 4, height: 4, [200, 100, 50, 255])
+    let blue = TestPNG.solid(width: 4, height: 4, [0, 0, 250, 255])
+    let url = URL(string: "http://127.0.0.1:9/photos/1.png")!
+    let fresh = ["cache-control": "max-age=3600", "etag": "\"v1\""]
+
+    func makePipeline(_ dir: URL) -> (ImagePipeline, ManualLoader) {
+        let loader = ManualLoader()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.diskCacheDirectory = dir
+        configuration.notificationCenter = NotificationCenter()
+        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+    }
+
+    /// Starts `image(for:)` on a task and waits (up to 5 s) until the loader was asked `count` times.
+    func start(_ pipeline: ImagePipeline, _ loader: ManualLoader, reload: Bool = false, asks count: Int) async
+        -> Task<Result<DecodedImage, ImagePipeline.Error>, Never>
+    {
+        let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4, reload: reload)
+        let task = Task { () -> Result<DecodedImage, ImagePipeline.Error> in
+            do throws(ImagePipeline.Error) {
+                return .success(try await pipeline.image(for: request))
+            } catch { return .failure(error) }
+        }
+        #expect(await eventually { loader.requests.count >= count })
+        return task
+    }
+
+    /// The first pixel of a decoded result, or nil for a failure.
+    func firstPixel(_ result: Result<DecodedImage, ImagePipeline.Error>) -> [UInt8]? {
+        (try? result.get()).map { Array($0.bitmap.pixels.prefix(4)) }
+    }
+
+    /// Stores `data` for `url` as a previous run would have, `age` seconds ago.
+    func seed(_ dir: URL, _ data: Data, headers: [String: String], age: Double) {
+        let metadata = DiskCacheMetadata(
+            url: DiskCache.normalisedKey(url), headers: headers, now: Date().addingTimeInterval(-age))
+        DiskCache(directory: dir).store(DiskCacheEntry(metadata: metadata, data: data), for: url)
+    }
+
+    @Test("validated bytes are stored; a later pipeline answers from disk with zero fetches")
+    func storeThenFreshHit() async throws {
+        // Given a first run that downloads the image with max-age=3600
+        let dir = try temporaryDirectory()
+        let (first, loader) = makePipeline(dir)
+        let download = await start(first, loader, asks: 1)
+        #expect(loader.requests.first?.validators == nil)
+        loader.respond(at: 0, with: LoadedResponse(data: orange, headers: fresh))
+        #expect(firstPixel(await download.value) == [200, 100, 50, 255])
+        #expect(fileNames(in: dir) == [DiskCache.fileName(for: url)])
+        // When a second run (empty memory cache) loads the same URL
+        let (second, quiet) = makePipeline(dir)
+        let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)
+        let image = try await second.image(for: request)
+        // Then it decodes the stored bytes without asking the loader
+        #expect(Array(image.bitmap.pixels.prefix(4)) == [200, 100, 50, 255])
+        #expect(quiet.requests.isEmpty)
+        #expect(second.statistics.fetchesStarted == 0)
+        #expect(second.statistics.diskCacheHits == 1)
+    }
+
+    @Test("an HTML page served with 200 and max-age is never stored, nor is a failure")
+    func htmlNeverStored() async throws {
+        let dir = try temporaryDirectory()
+        let (pipeline, loader) = makePipeline(dir)
+        let html = Data("<!DOCTYPE html><html><body>Login</body></html>".utf8)
+        let load = await start(pipeline, loader, asks: 1)
+        loader.respond(at: 0, with: LoadedResponse(data: html, headers: fresh))
+        #expect(await load.value == .failure(.notAnImage("HTML page")))
+        // A 404 (the loader's typed failure) leaves nothing either
+        let again = await start(pipeline, loader, asks: 2)
+        loader.pending.withLock { $0[1] }.respond?(.failure(.httpStatus(404)))
+        #expect(await again.value == .failure(.httpStatus(404)))
+        #expect(fileNames(in: dir).isEmpty)
+    }
+
+    @Test("Cache-Control: no-store keeps nothing on disk")
+    func noStore() async throws {
+        let dir = try temporaryDirectory()
+        let (pipeline, loader) = makePipeline(dir)
+        let load = await start(pipeline, loader, asks: 1)
+        loader.respond(at: 0, with: LoadedResponse(data: orange, headers: ["cache-control": "no-store"]))
+        #expect(firstPixel(await load.value) != nil)
+        #expect(fileNames(in: dir).isEmpty)
+    }
+
+    @Test("reload skips the disk read, sends no validators, and stores the new bytes")
+    func reloadBypassesRead() async throws {
+        // Given a fresh orange entry
+        let dir = try temporaryDirectory()
+        seed(dir, orange, headers: fresh, age: 10)
+        let (pipeline, loader) = makePipeline(dir)
+        // When the row is reloaded
+        let load = await start(pipeline, loader, reload: true, asks: 1)
+        // Then a plain request goes out, and the new (blue) bytes are shown and stored
+        #expect(loader.requests.first?.validators == nil)
+        loader.respond(at: 0, with: LoadedResponse(data: blue, headers: ["etag": "\"v2\""]))
+        #expect(firstPixel(await load.value) == [0, 0, 250, 255])
+        let stored = DiskCache(directory: dir).entry(for: url)
+        #expect(stored?.data == blue)
+        #expect(stored?.metadata.etag == "\"v2\"")
+        #expect(pipeline.statistics.diskCacheHits == 0)
+    }
+
+    @Test("a stale entry with an ETag is revalidated; 304 uses the stored bytes and restarts its time")
+    func revalidation() async throws {
+        // Given an orange entry stored two hours ago with max-age=3600
+        let dir = try temporaryDirectory()
+        seed(dir, orange, headers: fresh.merging(["last-modified": "Mon, 01 Jan 2024 00:00:00 GMT"]) { $1 }, age: 7200)
+        let (pipeline, loader) = makePipeline(dir)
+        // When it is loaded, the request is conditional
+        let load = await start(pipeline, loader, asks: 1)
+        #expect(
+            loader.requests.first?.validators
+                == CacheValidators(etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"))
+        // And a 304 shows the stored image
+        let before = Date().timeIntervalSince1970
+        loader.respond(at: 0, with: LoadedResponse(data: Data(), notModified: true, headers: [:]))
+        #expect(firstPixel(await load.value) == [200, 100, 50, 255])
+        #expect(pipeline.statistics.diskCacheRevalidations == 1)
+        let stored = DiskCache(directory: dir).entry(for: url)
+        #expect(stored?.data == orange)
+        #expect((stored?.metadata.storedAt ?? 0) >= before)
+        #expect(stored?.metadata.isFresh(now: Date()) == true)
+    }
+
+    @Test("a stale entry without validators is fetched again, unconditionally")
+    func staleWithoutValidators() async throws {
+        let dir = try temporaryDirectory()
+        seed(dir, orange, headers: ["cache-control": "max-age=60"], age: 120)
+        let (pipeline, loader) = makePipeline(dir)
+        let load = await start(pipeline, loader, asks: 1)
+        #expect(loader.requests.first?.validators == nil)
+        loader.respond(at: 0, with: LoadedResponse(data: blue, headers: fresh))
+        #expect(firstPixel(await load.value) == [0, 0, 250, 255])
+        #expect(DiskCache(directory: dir).entry(for: url)?.data == blue)
+    }
+
+    @Test("without a disk cache folder nothing is read or written")
+    func disabled() async throws {
+        let loader = ManualLoader()
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(memoryCacheBytes: 1 << 20), dataLoader: loader)
+        #expect(pipeline.diskCache == nil)
+        let load = await start(pipeline, loader, asks: 1)
+        loader.complete("1.png", with: .success(orange))
+        #expect(firstPixel(await load.value) != nil)
+        #expect(pipeline.statistics.fetchesStarted == 1)
+    }
+}
