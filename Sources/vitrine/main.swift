@@ -24,8 +24,8 @@ do throws(Failure) {
         print(versionText)
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
-    case .list(let gallery, let options):
-        try ListCommand.run(gallery: gallery, options: options)
+    case .list(let gallery, let output):
+        try ListCommand.run(gallery: gallery, output: output)
     case .cache(let action):
         let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: environment))
         if action == .clear {
@@ -45,7 +45,7 @@ do throws(Failure) {
         configuration.notificationCenter = center
         if options.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
         let pipeline = ImagePipeline(configuration: configuration)
-        let gallery = try GallerySource.load(argument, pipeline: pipeline, reading: options.reading)
+        let gallery = try GallerySource.load(argument, pipeline: pipeline)
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
