@@ -26,6 +26,10 @@ extension ImagePipeline {
         var subscribers: [Int: Subscriber] = [:]
         var phase: Phase = .queued
         var handle: (any Cancellable)?
+        /// Retries made so far after transient failures.
+        var retries = 0
+        /// A retry waits until then before it may start again.
+        var notBefore: ContinuousClock.Instant?
 
         var priority: Int { subscribers.values.map(\.priority).min() ?? .max }
     }
@@ -44,7 +48,8 @@ extension ImagePipeline {
         mutating func takeStartable(limit: Int) -> [(ImageRequest.Key, Int, ImageRequest)] {
             var started: [(ImageRequest.Key, Int, ImageRequest)] = []
             var queuedByHost: [String: [ImageRequest.Key]] = [:]
-            for (key, task) in tasks where task.phase == .queued {
+            let now = ContinuousClock.now
+            for (key, task) in tasks where task.phase == .queued && (task.notBefore.map { $0 <= now } ?? true) {
                 queuedByHost[task.host, default: []].append(key)
             }
             for (host, keys) in queuedByHost {
@@ -137,16 +142,29 @@ extension ImagePipeline {
     }
 
     private func fetched(key: ImageRequest.Key, generation: Int, result: Result<Data, ImagePipeline.Error>) {
-        let (alive, toStart) = state.withLock { state -> (Bool, [(ImageRequest.Key, Int, ImageRequest)]) in
+        let policy = RetryPolicy(maxRetries: configuration.maxRetries, base: configuration.retryBaseDelay)
+        let (alive, retryDelay, toStart) = state.withLock {
+            state -> (Bool, Double?, [(ImageRequest.Key, Int, ImageRequest)]) in
             guard let task = state.tasks[key], task.generation == generation, task.phase == .fetching else {
-                return (false, [])
+                return (false, nil, [])
             }
             state.releaseFetchSlot(task.host)
-            state.tasks[key]!.phase = .decoding
             state.tasks[key]!.handle = nil
-            return (true, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+            if case .failure(let error) = result, let delay = policy.delay(after: error, attempt: task.retries + 1) {
+                // Back in the queue, not before the pause is over; its slot goes to others now.
+                state.tasks[key]!.retries += 1
+                state.tasks[key]!.phase = .queued
+                state.tasks[key]!.notBefore = .now + .milliseconds(Int(delay * 1000))
+                state.statistics.retries += 1
+                return (false, delay, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+            }
+            state.tasks[key]!.phase = .decoding
+            return (true, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
         }
         startFetches(toStart)
+        if let retryDelay {
+            DispatchQueue.global().asyncAfter(deadline: .now() + retryDelay) { [weak self] in self?.startWaiting() }
+        }
         guard alive else { return }
         switch result {
         case .failure(let error):
@@ -196,6 +214,11 @@ extension ImagePipeline {
                 configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
             }
         }
+    }
+
+    /// Starts whatever may start now (a retry's pause ended).
+    func startWaiting() {
+        startFetches(state.withLock { $0.takeStartable(limit: configuration.maxConcurrentLoadsPerHost) })
     }
 
     /// Loads are limited per host; file and data URLs share one pseudo-host.

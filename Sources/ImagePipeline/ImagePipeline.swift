@@ -25,6 +25,11 @@ public final class ImagePipeline: Sendable {
         public var maxResponseBytes: Int = 64 << 20
         /// Largest image accepted, in pixels, checked from the header before decoding.
         public var maxPixels: Int = 100_000_000
+        /// Retries of a transient failure (5xx, 429, timeout) before the row fails with the last
+        /// reason; the pause is `Retry-After` when given, else 0.5 s doubling.
+        public var maxRetries: Int = 2
+        /// First backoff pause, in seconds (doubles for each further retry).
+        public var retryBaseDelay: Double = 0.5
         /// Seconds without a byte before a download times out (starts when the request is sent).
         public var idleTimeout: TimeInterval = 15
         /// Seconds for a whole download.
@@ -95,6 +100,8 @@ public final class ImagePipeline: Sendable {
         public var memoryCacheBytes = 0
         /// Largest number of fetches in flight at once.
         public var peakInFlight = 0
+        /// Transient failures that were tried again.
+        public var retries = 0
     }
 
     let configuration: Configuration

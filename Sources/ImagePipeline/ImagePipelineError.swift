@@ -5,6 +5,9 @@ extension ImagePipeline {
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         /// The server answered with a non-2xx status code.
         case httpStatus(Int)
+        /// The server said "not now": 429 Too Many Requests or 503 Service Unavailable, with the
+        /// `Retry-After` delay in seconds when it gave one (RFC 9110 section 10.2.3).
+        case serverBusy(status: Int, retryAfter: Double?)
         /// The bytes are not a supported image format (checked from the magic bytes), e.g. an
         /// HTML page served as `image/jpeg`. The payload names what was seen.
         case notAnImage(String)
@@ -29,6 +32,7 @@ extension ImagePipeline {
         public var shortReason: String {
             switch self {
             case .httpStatus(let code): return "HTTP \(code)"
+            case .serverBusy(let status, _): return "HTTP \(status)"
             case .notAnImage: return "not an image"
             case .timedOut: return "timed out"
             case .responseTooLarge: return "file too large"
@@ -41,10 +45,23 @@ extension ImagePipeline {
             }
         }
 
+        /// True for failures worth trying again after a pause: 5xx answers, 429, and timeouts.
+        /// Other 4xx answers and bad data fail at once.
+        public var isTransient: Bool {
+            switch self {
+            case .httpStatus(let code): return (500...599).contains(code) && code != 501 && code != 505
+            case .serverBusy, .timedOut: return true
+            default: return false
+            }
+        }
+
         public var description: String {
             switch self {
             case .httpStatus(let code):
                 return "HTTP \(code) \(HTTPURLResponseStatusText.text(for: code))"
+            case .serverBusy(let status, let retryAfter):
+                let text = "HTTP \(status) \(HTTPURLResponseStatusText.text(for: status))"
+                return retryAfter.map { text + " (retry after \(Int($0.rounded())) s)" } ?? text
             case .notAnImage(let seen): return "not an image (\(seen))"
             case .timedOut: return "timed out"
             case .responseTooLarge(let limit): return "response larger than \(limit) bytes"

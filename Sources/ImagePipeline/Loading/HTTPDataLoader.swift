@@ -96,7 +96,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         var failure: ImagePipeline.Error?
         let conditional = transfers.withLock { $0[dataTask.taskIdentifier]?.conditional ?? false }
         if let http = response as? HTTPURLResponse, !Self.accepts(http.statusCode, conditional: conditional) {
-            failure = .httpStatus(http.statusCode)
+            failure = Self.statusError(http)
         } else if response.expectedContentLength > Int64(maxResponseBytes) {
             failure = .responseTooLarge(limit: maxResponseBytes)
         }
@@ -131,7 +131,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         }
         let http = task.response as? HTTPURLResponse
         if let http, !Self.accepts(http.statusCode, conditional: transfer.conditional) {
-            return transfer.completion(.failure(.httpStatus(http.statusCode)))
+            return transfer.completion(.failure(Self.statusError(http)))
         }
         let notModified = http?.statusCode == 304
         transfer.completion(
@@ -153,6 +153,13 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             if let name = name as? String, let value = value as? String { out[name.lowercased()] = value }
         }
         return out
+    }
+
+    /// The error for a non-2xx response: 429 and 503 carry their `Retry-After` delay.
+    static func statusError(_ response: HTTPURLResponse) -> ImagePipeline.Error {
+        let code = response.statusCode
+        guard code == 429 || code == 503 else { return .httpStatus(code) }
+        return .serverBusy(status: code, retryAfter: RetryAfter.seconds(response.value(forHTTPHeaderField: "Retry-After")))
     }
 
     static func map(_ error: any Error) -> ImagePipeline.Error {
