@@ -34,6 +34,11 @@ static inline const char *vt_codeset(void) { return nl_langinfo(CODESET); }
 static inline SCREEN *vt_newterm(const char *term) { return newterm(term, stdout, stdin); }
 /* Columns of one wide character in the current locale (-1: not printable). */
 static inline int vt_wcwidth(unsigned int ch) { return wcwidth((wchar_t)ch); }
+/* True when the terminal can move the cursor (terminfo cup): full-screen drawing needs it. */
+static inline int vt_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 /* tigetflag takes a non-const char * in ncurses 6.4. */
 static inline int vt_tigetflag(const char *name) { return tigetflag((char *)name); }
 

@@ -39,7 +39,7 @@ extension ImagePipeline {
             case .tooManyPixels: return "too many pixels"
             case .corrupt: return "corrupt image"
             case .file: return "cannot read file"
-            case .network: return "network error"
+            case .network(let reason): return reason.count <= 24 ? reason : "network error"
             case .unsupportedURL: return "unsupported URL"
             case .cancelled: return "cancelled"
             }

@@ -15,11 +15,14 @@ public final class Screen {
     public enum Error: Swift.Error, CustomStringConvertible {
         case notATerminal
         case unknownTerminal(String)
+        case cannotAddressCursor(String)
 
         public var description: String {
             switch self {
             case .notATerminal: return "standard input and output must be a terminal"
             case .unknownTerminal(let term): return "unknown terminal type '\(term)' (check TERM)"
+            case .cannotAddressCursor(let term):
+                return "terminal type '\(term)' cannot move the cursor; a full-screen browser needs one that can"
             }
         }
     }
@@ -56,6 +59,11 @@ public final class Screen {
         }
         if chosen == nil { chosen = vt_newterm(term) }
         guard let chosen else { throw Error.unknownTerminal(term) }
+        guard vt_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(chosen)
+            throw Error.cannotAddressCursor(term)
+        }
         screen = chosen
         active = true
         TerminalRestore.install(screen: self)
@@ -130,7 +138,7 @@ public final class Screen {
         let room = min(width, columns - x)
         var (scalars, used) = DisplayWidth.fit(text, columns: room)
         if !unicodeGlyphs {
-            scalars = scalars.map { $0.isASCII ? $0 : "?" }
+            scalars = scalars.map(Self.asciiFallback)
         }
         if pad && used < room {
             scalars.append(contentsOf: Array(repeating: " ", count: room - used))
@@ -159,10 +167,23 @@ public final class Screen {
         }
     }
 
+    /// A one-column ASCII stand-in for the UI's own symbols in a locale without UTF-8.
+    static func asciiFallback(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.isASCII { return scalar }
+        switch scalar {
+        case "▌": return "|"
+        case "×": return "x"
+        case "·": return "-"
+        case "…": return "~"
+        case "✗": return "X"
+        default: return "?"
+        }
+    }
+
     /// Draws one glyph in the given colours (in `.none` mode, or without Unicode, a fallback).
     public func put(_ glyph: Unicode.Scalar, y: Int, x: Int, foreground: TerminalColor, background: TerminalColor, role: Role = .normal) {
         var g = glyph
-        if !unicodeGlyphs && !g.isASCII { g = g == "▀" || g == "▄" ? " " : "#" }
+        if !unicodeGlyphs && !g.isASCII { g = g == "▀" || g == "▄" ? " " : Self.asciiFallback(g) }
         let pair = colorMode == .none ? style(role).1 : pairFor(foreground, background)
         _ = vt_put_cell(Int32(y), Int32(x), wchar_t(bitPattern: g.value), style(role).0, pair)
     }

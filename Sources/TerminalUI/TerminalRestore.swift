@@ -39,11 +39,15 @@ public enum TerminalRestore {
         screenActive = false
     }
 
-    /// Routes SIGINT, SIGTERM and SIGHUP to a flag plus a wake-up of `pipe`; the main loop
-    /// checks `pendingTerminationSignal` and quits cleanly. SIGPIPE is ignored.
+    /// Signals whose default action ends the process: each quits cleanly instead. SIGQUIT
+    /// (Ctrl-\\ in cbreak mode) would otherwise print a crash report over the screen.
+    static let terminationSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+
+    /// Routes the termination signals to a flag plus a wake-up of `pipe`; the main loop checks
+    /// `pendingTerminationSignal` and quits cleanly. SIGPIPE is ignored.
     public static func watchTerminationSignals(_ pipe: WakePipe) {
         wakeFD = pipe.writeFD
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+        for sig in terminationSignals {
             signal(sig, terminationHandler)
         }
         signal(SIGPIPE, SIG_IGN)

@@ -79,7 +79,8 @@ struct DataLoader: DataLoading {
     ) -> any Cancellable {
         switch url.scheme?.lowercased() {
         case "http", "https":
-            return http.loadData(for: url, completion: completion)
+            // Schemes are case-insensitive (RFC 3986 section 3.1); URLSession wants lower case.
+            return http.loadData(for: Self.lowercasingScheme(url), completion: completion)
         case "file", "data":
             let flag = CancellationFlag()
             let limit = maxResponseBytes
@@ -102,10 +103,21 @@ struct DataLoader: DataLoading {
     ) -> any Cancellable {
         switch url.scheme?.lowercased() {
         case "http", "https":
-            return http.loadResponse(for: url, validators: validators, completion: completion)
+            return http.loadResponse(for: Self.lowercasingScheme(url), validators: validators, completion: completion)
         default:
             return loadData(for: url) { completion($0.map { LoadedResponse(data: $0) }) }
         }
+    }
+}
+
+extension DataLoader {
+    /// `url` with its scheme in lower case (`HTTP://x` → `http://x`).
+    static func lowercasingScheme(_ url: URL) -> URL {
+        guard let scheme = url.scheme, scheme != scheme.lowercased(),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = scheme.lowercased()
+        return components.url ?? url
     }
 }
 
@@ -113,6 +125,11 @@ struct DataLoader: DataLoading {
 enum LocalData {
     static func readFile(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
         let path = url.path
+        // Only regular files: a FIFO or a device would block or never end.
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            return .failure(.file("not a regular file: \(path)"))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             return .failure(.file(exists ? "cannot read \(path)" : "no such file: \(path)"))

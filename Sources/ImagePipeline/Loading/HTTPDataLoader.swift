@@ -13,7 +13,6 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer {
         var data = Data()
         var completion: @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
-        var failure: ImagePipeline.Error?
         /// The request carried validators, so a 304 is an answer, not a failure.
         var conditional = false
     }
@@ -101,31 +100,46 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             failure = .responseTooLarge(limit: maxResponseBytes)
         }
         if let failure {
-            transfers.withLock { $0[dataTask.taskIdentifier]?.failure = failure }
             completionHandler(.cancel)
+            refuse(dataTask, failure)
         } else {
             completionHandler(.allow)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = transfers.withLock { table -> Bool in
-            guard var transfer = table[dataTask.taskIdentifier] else { return false }
-            transfer.data.append(data)
-            let over = transfer.data.count > maxResponseBytes
-            if over {
-                transfer.failure = .responseTooLarge(limit: maxResponseBytes)
-                transfer.data = Data()
-            }
-            table[dataTask.taskIdentifier] = transfer
-            return over
+        // Append in place: copying the entry out of the table and back would copy the whole
+        // body on every chunk (quadratic in the body size).
+        let id = dataTask.taskIdentifier
+        let verdict = transfers.withLock { table -> Bool? in
+            guard table[id] != nil else { return nil }
+            if table[id]!.data.count + data.count > maxResponseBytes { return false }
+            table[id]!.data.append(data)
+            return true
         }
-        if tooLarge { dataTask.cancel() }
+        switch verdict {
+        case nil where dataTask.state == .running:
+            // Refused earlier, and the transfer still runs: stop it.
+            dataTask.cancel()
+        case false?:
+            refuse(dataTask, .responseTooLarge(limit: maxResponseBytes))
+        default:
+            break
+        }
+    }
+
+    /// Fails a transfer now and cancels it. swift-corelibs-foundation ignores the `.cancel`
+    /// disposition and keeps delivering bytes for a while after `cancel()` (seen here: a
+    /// refused 500 MB body still arrived whole), so the caller hears at once and the rest of the
+    /// body is dropped as it comes.
+    private func refuse(_ task: URLSessionDataTask, _ failure: ImagePipeline.Error) {
+        let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        transfer?.completion(.failure(failure))
+        task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let failure = transfer.failure { return transfer.completion(.failure(failure)) }
         if let error {
             return transfer.completion(.failure(Self.map(error)))
         }
