@@ -18,6 +18,10 @@ public enum GalleryError: Error, Sendable, CustomStringConvertible, Equatable {
     /// Well-formed, but nothing in it looks like a list of pictures. `found` describes the top
     /// level ("an object with keys error, status").
     case unrecognized(source: String, found: String)
+    /// An explicit mapping (``GalleryMapping``) found nothing, or nothing usable. `expression`
+    /// is the option and its text (`--items .data.images[]`); `message` names the step that
+    /// matched nothing and what was there instead.
+    case mapping(source: String, expression: String, message: String)
 
     /// The text after `expected` in `empty` and `unrecognized` messages.
     static let expectation = "expected an array of items with an image URL"
@@ -38,6 +42,8 @@ public enum GalleryError: Error, Sendable, CustomStringConvertible, Equatable {
             "\(source): no gallery items found (\(GalleryError.expectation))"
         case let .unrecognized(source, found):
             "\(source): not a gallery: found \(found) (\(GalleryError.expectation))"
+        case let .mapping(source, expression, message):
+            "\(source): \(expression): \(message)"
         }
     }
 }
@@ -47,12 +53,15 @@ enum MappingError: Error, Equatable {
     case shape(KeyPath, String)
     case empty
     case unrecognized(found: String)
+    /// An explicit mapping's expression (`--items .data[]`) and what went wrong with it.
+    case mapping(String, String)
 
     func galleryError(source: String) -> GalleryError {
         switch self {
         case let .shape(path, message): .shape(source: source, keyPath: path.description, message: message)
         case .empty: .empty(source: source)
         case let .unrecognized(found): .unrecognized(source: source, found: found)
+        case let .mapping(expression, message): .mapping(source: source, expression: expression, message: message)
         }
     }
 }

@@ -34,4 +34,29 @@ public enum GalleryFormat: String, Sendable, CaseIterable {
     /// None of the above: the array of objects carrying image URLs was found by searching the
     /// whole tree, with ``GenericItem``'s field names.
     case generic
+    /// Read by an explicit ``GalleryMapping`` (`--items`, `--title`, ...). Not a preset.
+    case mapped
+
+    /// The formats `--preset` can force: every case but ``mapped``.
+    public static var presets: [GalleryFormat] { allCases.filter { $0 != .mapped } }
+
+    /// The preset called `name` (a raw value; case and `-`/`_` are ignored, so `iiif-v3` and
+    /// `itunesrss` work).
+    /// - Throws: ``UnknownPreset``, whose description lists the valid names.
+    public init(preset name: String) throws(UnknownPreset) {
+        func fold(_ s: String) -> String { s.lowercased().filter { $0 != "-" && $0 != "_" } }
+        guard let format = GalleryFormat.presets.first(where: { fold($0.rawValue) == fold(name) }) else {
+            throw UnknownPreset(name: name)
+        }
+        self = format
+    }
+
+    /// A `--preset` name that is not one.
+    public struct UnknownPreset: Error, Sendable, Equatable, CustomStringConvertible {
+        public var name: String
+        public var description: String {
+            "unknown preset '\(DisplayText.sanitize(name))' (valid: "
+                + GalleryFormat.presets.map(\.rawValue).joined(separator: ", ") + ")"
+        }
+    }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// the largest; either falls back to the other, so both are nil only for an item that has no
 /// picture at all (the UI shows "no image" for it).
 public struct GalleryItem: Sendable, Hashable {
-    /// Display text, already passed through ``DisplayText/sanitize(_:)``.
+    /// Display text, already passed through ``DisplayText/sanitize(_:)`` and cut to
+    /// ``DisplayText/maxTitleColumns`` columns.
     public var title: String
     /// The smallest suitable rendition; falls back to `imageURL`.
     public var thumbnailURL: URL?
@@ -15,13 +16,14 @@ public struct GalleryItem: Sendable, Hashable {
 
     /// Creates an item, sanitizing the title and applying the URL fallbacks.
     ///
-    /// - Important: A title that is empty after sanitizing is replaced by ``fileName``.
+    /// - Important: A title that is empty after sanitizing is replaced by ``fileName``; one
+    ///   wider than ``DisplayText/maxTitleColumns`` is cut there, with "…".
     public init(title: String, thumbnailURL: URL? = nil, imageURL: URL? = nil) {
         self.thumbnailURL = thumbnailURL ?? imageURL
         self.imageURL = imageURL ?? thumbnailURL
         self.title = ""
         let clean = DisplayText.sanitize(title)
-        self.title = clean.isEmpty ? fileName : clean
+        self.title = DisplayText.truncated(clean.isEmpty ? fileName : clean)
     }
 
     /// The last path component of `imageURL ?? thumbnailURL`, percent-decoded and sanitized;

@@ -31,6 +31,22 @@ public enum GalleryReader {
     ///   path), `.empty` for a recognised but empty list, `.unrecognized` when no list of
     ///   pictures is found.
     public static func read(_ data: Data, source: URL) throws(GalleryError) -> Gallery {
+        try read(data, source: source, mapping: nil, preset: nil)
+    }
+
+    /// ``read(_:source:)`` with the user's say: an explicit mapping, or a forced format.
+    ///
+    /// - Parameters:
+    ///   - mapping: when it maps items or fields (``GalleryMapping/mapsItems``), the gallery is
+    ///     read by it alone and `preset` is ignored; its `next` expression, when set, gives the
+    ///     next page in every case.
+    ///   - preset: read with this format's reader whether or not its signature matches (an
+    ///     XML or binary plist still parses as a plist, JSON as JSON).
+    /// - Throws: as ``read(_:source:)``, and `.mapping` when an expression of `mapping`
+    ///   matches nothing (the message names the step).
+    public static func read(
+        _ data: Data, source: URL, mapping: GalleryMapping?, preset: GalleryFormat?
+    ) throws(GalleryError) -> Gallery {
         let name = Gallery.displayName(of: source)
         let lead = TextEncoding.leadingText(data)
         let root: Node
@@ -51,21 +67,39 @@ public enum GalleryReader {
             root = try JSONParser.parse(data, source: name)
             readers = jsonReaders
         }
-        return try map(root, readers: readers, source: source, name: name)
+        let forced = preset.map { [reader(for: $0)] } ?? readers
+        return try map(root, readers: forced, source: source, name: name, mapping: mapping)
     }
 
-    /// Maps a parsed tree with the first reader that matches it.
+    /// The reader behind a format (both IIIF versions share one).
+    static func reader(for format: GalleryFormat) -> any FormatReader.Type {
+        if format == .iiifV3 { return IIIF.self }
+        return (jsonReaders + plistReaders).first { $0.format == format } ?? GenericSearch.self
+    }
+
+    /// Maps a parsed tree with `mapping` when it maps items, else with the first reader that
+    /// matches it (the last one when none does).
     static func map(
-        _ root: Node, readers: [any FormatReader.Type], source: URL, name: String
+        _ root: Node, readers: [any FormatReader.Type], source: URL, name: String, mapping: GalleryMapping? = nil
     ) throws(GalleryError) -> Gallery {
         let context = MappingContext(resolver: URLResolver(base: source))
-        let reader = readers.first { $0.matches(root) } ?? readers[readers.count - 1]
+        var format = GalleryFormat.mapped
         do {
-            let mapped = try reader.map(Cursor(root), context: context)
+            var mapped: MappedGallery
+            if let mapping, mapping.mapsItems {
+                mapped = try ExplicitMapping.map(Cursor(root), mapping: mapping, context: context)
+            } else {
+                let reader = readers.first { $0.matches(root) } ?? readers[readers.count - 1]
+                format = reader.format
+                mapped = try reader.map(Cursor(root), context: context)
+                if let next = mapping?.next {
+                    mapped.nextPage = try ExplicitMapping.nextPage(Cursor(root), expression: next, context: context)
+                }
+            }
             let title = mapped.title.map(DisplayText.sanitize) ?? ""
             return Gallery(
                 name: title.isEmpty ? name : title, source: source, items: mapped.items,
-                format: mapped.format ?? reader.format, nextPage: mapped.nextPage
+                format: mapped.format ?? format, nextPage: mapped.nextPage
             )
         } catch {
             throw error.galleryError(source: name)

@@ -18,3 +18,17 @@ extension ImagePipeline {
         Vips.setLogFileDescriptor(fd)
     }
 }
+
+extension ImagePipeline {
+    /// Like `fetchData`, with the response headers too (names lower-cased; empty for files and
+    /// `data:` URLs), for galleries that page by a `Link` header.
+    @discardableResult
+    public func fetchResponse(
+        for url: URL,
+        completion: @escaping @Sendable (Result<(data: Data, headers: [String: String]), ImagePipeline.Error>) -> Void
+    ) -> any Cancellable {
+        dataLoader.loadResponse(for: url, validators: nil) { result in
+            completion(result.map { (data: $0.data, headers: $0.headers) })
+        }
+    }
+}

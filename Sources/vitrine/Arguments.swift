@@ -24,7 +24,7 @@ enum Command: Equatable {
     /// Print IMAGE as half-block art and exit.
     case render(image: String, options: RenderCommandOptions)
     /// Print the items found in GALLERY and exit.
-    case list(gallery: String, output: ListOutput)
+    case list(gallery: String, options: ListOptions)
     /// Show or empty the disk cache of downloaded images.
     case cache(CacheAction)
     case help
@@ -37,6 +37,8 @@ struct BrowseOptions: Equatable {
     var colors: ColorMode?
     /// Keep downloaded images in the disk cache (`--no-disk-cache` turns it off).
     var diskCache = true
+    /// `--items`, `--title`, `--thumb`, `--image`, `--next`, `--preset`.
+    var reading = GalleryReadOptions()
 }
 
 enum CacheAction: String, Equatable {
@@ -119,14 +121,22 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         return .render(image: image, options: options)
     case "list":
         args.removeFirst()
-        var output = ListOutput.tsv
+        var options = ListOptions()
         var gallery: String?
         while let arg = args.popFirst() {
             switch arg {
             case "--output", "-o":
                 let text = try value(for: arg)
                 guard let o = ListOutput(rawValue: text) else { throw usage("--output takes tsv or json") }
-                output = o
+                options.output = o
+            case "--pages":
+                let text = try value(for: arg)
+                guard let n = Int(text), (1...ListOptions.maxPages).contains(n) else {
+                    throw usage("--pages takes a number from 1 to \(ListOptions.maxPages), not '\(text)'")
+                }
+                options.pages = n
+            case _ where GalleryReadOptions.flags.contains(arg):
+                try options.reading.set(arg, try value(for: arg))
             default:
                 if arg.hasPrefix("-") { throw usage("unknown option \(arg) for list") }
                 guard gallery == nil else { throw usage("list takes one GALLERY") }
@@ -134,7 +144,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             }
         }
         guard let gallery else { throw usage("list needs a GALLERY (a path or URL)") }
-        return .list(gallery: gallery, output: output)
+        return .list(gallery: gallery, options: options)
     case "cache":
         args.removeFirst()
         guard let word = args.popFirst(), let action = CacheAction(rawValue: word), args.isEmpty else {
@@ -154,6 +164,8 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 options.rowHeight = n
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
             case "--no-disk-cache": options.diskCache = false
+            case _ where GalleryReadOptions.flags.contains(arg):
+                try options.reading.set(arg, try value(for: arg))
             default:
                 if arg.hasPrefix("-") { throw usage("unknown option \(arg)") }
                 guard gallery == nil else { throw usage("vitrine takes one GALLERY") }
@@ -165,9 +177,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 }
 
 let helpText = """
-    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [--no-disk-cache]
+    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [--no-disk-cache] [MAPPING]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default|checker]
-           vitrine list GALLERY [--output tsv|json]
+           vitrine list GALLERY [--output tsv|json] [--pages N] [MAPPING]
            vitrine cache info|clear
 
     Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL
@@ -179,9 +191,18 @@ let helpText = """
       --size COLSxROWS     render: box to fit the image in (default: the terminal, or 80x24)
       --background B       render: what transparency shows: default, checker or R,G,B
       --output FORMAT      list: tsv (title, thumbnail URL, image URL) or json
+      --pages N            list: read up to N pages, following the gallery's next-page links
       --no-disk-cache      keep no downloaded images on disk (default: keep up to 512 MiB)
       -h, --help           show this help
       -V, --version        show the version
+
+    Mapping, for galleries of another shape (jq-like; try the paths with jq first):
+      --items PATH         where the items are: .data.images[]
+      --title EXPR         each item's title: .title // .description
+      --thumb EXPR         each item's thumbnail URL: .links.small or "https://host/\\(.id)_s.jpg"
+      --image EXPR         each item's full-size URL
+      --next EXPR          the next page's URL: .next_url or "?offset=\\(.next_offset)"
+      --preset NAME        read as this format (reddit, deviantArt, jsonFeed, flickr, ...)
 
     Keys: ↑↓ j k move, PgUp PgDn page, g G Home End first/last, Enter open, n p next/previous,
           r retry, ? help, q back/quit, Q quit.

@@ -37,13 +37,22 @@ final class Browser {
         var rows: Int
     }
 
-    init(gallery: Gallery, pipeline: ImagePipeline, screen: Screen, inbox: Inbox, rowHeight: Int) {
+    /// - Parameters:
+    ///   - first: the gallery's first page, read before the screen started.
+    ///   - reading: the mapping options, for further pages.
+    init(
+        first: GallerySource.Page, reading: GalleryReadOptions, pipeline: ImagePipeline, screen: Screen, inbox: Inbox,
+        rowHeight: Int
+    ) {
+        let gallery = first.gallery
         self.gallery = gallery
         self.pipeline = pipeline
         self.screen = screen
         self.inbox = inbox
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
-        self.pages = PageLoader(first: gallery, pipeline: pipeline) { [inbox] in inbox.send(.page($0)) }
+        self.pages = PageLoader(first: first, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading) {
+            [inbox] in inbox.send(.page($0))
+        }
         self.table = TableView(count: gallery.items.count + (pages.hasMore ? 1 : 0), rowHeight: rowHeight)
         self.rows = RowLoader(urls: gallery.items.map { $0.thumbnailURL ?? $0.imageURL }, loader: pipeline)
         self.spinner = Spinner(unicode: screen.unicodeGlyphs)

@@ -2,24 +2,132 @@ import Foundation
 import Gallery
 import ImagePipeline
 
+/// How the user wants a gallery read: an explicit mapping and/or a forced format.
+struct GalleryReadOptions: Equatable {
+    var mapping = GalleryMapping()
+    var preset: GalleryFormat?
+
+    /// The options this type handles, for the argument parser.
+    static let flags: Set<String> = ["--items", "--title", "--thumb", "--image", "--next", "--preset"]
+
+    /// Takes one of ``flags`` and its value.
+    /// - Throws: `Failure` 64 for an expression that does not parse (with a caret under the
+    ///   column), an unknown preset, or `--preset` together with an item mapping.
+    mutating func set(_ flag: String, _ value: String) throws(Failure) {
+        if flag == "--preset" {
+            do {
+                preset = try GalleryFormat(preset: value)
+            } catch {
+                throw Failure(status: .usage, message: "--preset: \(error)")
+            }
+        } else {
+            let expression: PathExpression
+            do {
+                expression = try PathExpression(value)
+            } catch {
+                let pointer = error.pointer.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                throw Failure(status: .usage, message: "\(flag) '\(value)': \(error)\n\(pointer)")
+            }
+            switch flag {
+            case "--items": mapping.items = expression
+            case "--title": mapping.title = expression
+            case "--thumb": mapping.thumb = expression
+            case "--image": mapping.image = expression
+            default: mapping.next = expression
+            }
+        }
+        if let preset, mapping.mapsItems {
+            throw Failure(
+                status: .usage,
+                message: "--preset \(preset.rawValue) cannot be combined with --items, --title, --thumb or --image "
+                    + "(a preset reads the items its own way; --next may be combined)")
+        }
+    }
+}
+
+/// What fetching a gallery page gives: its bytes and, when the fetcher can tell, the
+/// response's `Link` header (for APIs that page by it).
+struct GalleryResponse: Sendable {
+    var data: Data
+    var linkHeader: String?
+}
+
+/// Fetches gallery pages (the seam that tests, and a header-aware pipeline API, plug into).
+protocol GalleryFetching: Sendable {
+    /// - Throws: `Failure` 66 (no such file, HTTP 404/410), 69 (network), 65 (too large).
+    func fetch(_ url: URL) throws(Failure) -> GalleryResponse
+}
+
+/// The default fetcher: `ImagePipeline.fetchResponse`, so a gallery gets the same loaders,
+/// headers, timeouts and size cap as images, and its `Link` header for paging.
+struct PipelineGalleryFetcher: GalleryFetching {
+    let pipeline: ImagePipeline
+
+    func fetch(_ url: URL) throws(Failure) -> GalleryResponse {
+        try GallerySource.fetch(url, pipeline: pipeline)
+    }
+}
+
 /// Turns the GALLERY argument into a parsed `Gallery`, before anything is drawn.
 enum GallerySource {
+    /// One page of a gallery and the URL of the next, if any.
+    struct Page: Sendable {
+        var gallery: Gallery
+        var next: URL?
+    }
+
     /// Reads and parses the gallery named by `argument` (a path, a file: URL or an http(s) URL;
     /// nil: the demo gallery).
     /// - Throws: `Failure` 66 (no such file, HTTP 404/410), 69 (network), 65 (bad data).
-    static func load(_ argument: String?, pipeline: ImagePipeline) throws(Failure) -> Gallery {
-        let url: URL
-        if let argument {
-            url = try resolve(argument)
-        } else {
-            url = try DemoGallery.url()
-        }
-        let data = try fetch(url, pipeline: pipeline)
+    static func load(
+        _ argument: String?, pipeline: ImagePipeline, reading: GalleryReadOptions = GalleryReadOptions()
+    ) throws(Failure) -> Gallery {
+        try page(at: try url(for: argument), fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading).gallery
+    }
+
+    /// The URL of the GALLERY argument, or of the demo gallery for nil.
+    static func url(for argument: String?) throws(Failure) -> URL {
+        if let argument { return try resolve(argument) }
+        return try DemoGallery.url()
+    }
+
+    /// Fetches and reads the page at `url`, and works out the next page's URL (from the body,
+    /// else the `Link` header).
+    static func page(at url: URL, fetcher: some GalleryFetching, reading: GalleryReadOptions) throws(Failure) -> Page {
+        let response = try fetcher.fetch(url)
         do {
-            return try GalleryReader.read(data, source: url)
+            let gallery = try GalleryReader.read(response.data, source: url, mapping: reading.mapping, preset: reading.preset)
+            return Page(gallery: gallery, next: gallery.nextPageURL(after: url, linkHeader: response.linkHeader))
         } catch {
             throw Failure(status: .dataError, message: error.description)
         }
+    }
+
+    /// Reads up to `maxPages` pages from `url` on, following next-page links, into one gallery.
+    ///
+    /// Stops early at the last page, or at a next URL already fetched (a loop). A failure on
+    /// the first page is thrown; a failure on a later page is returned beside the pages read
+    /// so far, so the caller can show them and then report it.
+    static func pages(
+        from url: URL, maxPages: Int, fetcher: some GalleryFetching, reading: GalleryReadOptions
+    ) throws(Failure) -> (gallery: Gallery, failure: Failure?) {
+        let first = try page(at: url, fetcher: fetcher, reading: reading)
+        var gallery = first.gallery
+        var seen: Set<URL> = [url.absoluteURL]
+        var next = first.next
+        var count = 1
+        while count < maxPages, let pageURL = next, seen.insert(pageURL.absoluteURL).inserted {
+            do {
+                let page = try page(at: pageURL, fetcher: fetcher, reading: reading)
+                gallery.append(page: page.gallery)
+                next = page.next
+                count += 1
+            } catch {
+                let failure = Failure(status: error.status, message: "page \(count + 1) (\(pageURL.absoluteString)): \(error.message)")
+                return (gallery, failure)
+            }
+        }
+        return (gallery, nil)
     }
 
     /// A URL for a command-line argument: http(s) and file URLs as given, anything else a path.
@@ -38,7 +146,7 @@ enum GallerySource {
     }
 
     /// Reads the bytes behind `url`, waiting for them (the UI is not up yet).
-    static func fetch(_ url: URL, pipeline: ImagePipeline) throws(Failure) -> Data {
+    static func fetch(_ url: URL, pipeline: ImagePipeline) throws(Failure) -> GalleryResponse {
         if url.isFileURL {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -46,16 +154,17 @@ enum GallerySource {
             }
             if isDirectory.boolValue { throw Failure(status: .noInput, message: "\(url.path): is a directory") }
         }
-        let result = Synchronous.wait { done in pipeline.fetchData(for: url, completion: done) }
+        let result = Synchronous.wait { done in pipeline.fetchResponse(for: url, completion: done) }
         switch result {
-        case .success(let data): return data
+        case .success(let response): return GalleryResponse(data: response.data, linkHeader: response.headers["link"])
         case .failure(let error):
             let name = url.isFileURL ? url.path : url.absoluteString
             switch error {
             case .httpStatus(404), .httpStatus(410), .file:
                 throw Failure(status: .noInput, message: "\(name): \(error)")
-            case .responseTooLarge:
-                throw Failure(status: .dataError, message: "\(name): \(error)")
+            case .responseTooLarge(let limit):
+                let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+                throw Failure(status: .dataError, message: "\(name): gallery larger than the \(size) limit")
             default:
                 throw Failure(status: .unavailable, message: "\(name): \(error)")
             }

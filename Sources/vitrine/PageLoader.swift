@@ -3,19 +3,14 @@ import Gallery
 import ImagePipeline
 
 /// Fetches a gallery's further pages (DeviantArt `next_offset`, Reddit `after`, JSON Feed
-/// `next_url`, Flickr `page`, MediaWiki `continue`) with the image pipeline's loader, its limits
-/// and headers, and parses them off the main thread.
+/// `next_url`, Flickr `page`, MediaWiki `continue`, `--next`, or a `Link: rel="next"` header)
+/// with the same fetcher and mapping as the first page, off the main thread.
 @MainActor
 final class PageLoader {
-    /// A fetched and parsed page, or why not.
+    /// A fetched and read page, or why not.
     struct Outcome: Sendable {
         var url: URL
-        var result: Result<Gallery, PageError>
-    }
-
-    /// Why a page failed: one line for the "loading more" row.
-    struct PageError: Error, Sendable, CustomStringConvertible {
-        var description: String
+        var result: Result<GallerySource.Page, Failure>
     }
 
     enum State: Equatable {
@@ -30,18 +25,27 @@ final class PageLoader {
     }
 
     private(set) var state: State
-    private let pipeline: ImagePipeline
+    private let fetcher: any GalleryFetching
+    private let reading: GalleryReadOptions
     private let send: @Sendable (Outcome) -> Void
+    /// Pages fetched so far, the first included: a next URL seen before ends paging (a loop).
+    private var seen: Set<URL>
     /// Pages loaded so far, the first included.
     private(set) var pagesLoaded = 1
 
     /// - Parameters:
-    ///   - first: the first page, already parsed.
+    ///   - first: the first page, already read, with its next page's URL.
     ///   - send: where outcomes go (the main loop's inbox); called on a background thread.
-    init(first: Gallery, pipeline: ImagePipeline, send: @escaping @Sendable (Outcome) -> Void) {
-        self.pipeline = pipeline
+    init(
+        first: GallerySource.Page, fetcher: any GalleryFetching, reading: GalleryReadOptions,
+        send: @escaping @Sendable (Outcome) -> Void
+    ) {
+        self.fetcher = fetcher
+        self.reading = reading
         self.send = send
-        state = Self.next(after: first, from: first.source).map(State.ready) ?? .done
+        seen = [first.gallery.source.absoluteURL]
+        state = first.next.map(State.ready) ?? .done
+        if case .ready(let url) = state, seen.contains(url.absoluteURL) { state = .done }
     }
 
     /// True when a row for "loading more" (or its failure) belongs at the end of the table.
@@ -55,17 +59,12 @@ final class PageLoader {
         case .loading, .done: return
         }
         state = .loading(url)
-        let send = self.send
-        pipeline.fetchData(for: url) { result in
-            switch result {
-            case .success(let data):
-                do throws(GalleryError) {
-                    send(Outcome(url: url, result: .success(try GalleryReader.read(data, source: url))))
-                } catch {
-                    send(Outcome(url: url, result: .failure(PageError(description: error.description))))
-                }
-            case .failure(let error):
-                send(Outcome(url: url, result: .failure(PageError(description: error.description))))
+        let (send, fetcher, reading) = (self.send, self.fetcher, self.reading)
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(Failure) {
+                send(Outcome(url: url, result: .success(try GallerySource.page(at: url, fetcher: fetcher, reading: reading))))
+            } catch {
+                send(Outcome(url: url, result: .failure(error)))
             }
         }
     }
@@ -76,19 +75,19 @@ final class PageLoader {
         switch outcome.result {
         case .success(let page):
             pagesLoaded += 1
-            state = Self.next(after: page, from: url).map(State.ready) ?? .done
-            // A server that repeats its page would page forever.
-            if case .ready(let next) = state, next == url { state = .done }
-            return page.items
-        case .failure(let error):
-            state = .failed(url, error.description)
+            seen.insert(url.absoluteURL)
+            if let next = page.next, !seen.contains(next.absoluteURL) {
+                state = .ready(next)
+            } else {
+                state = .done
+            }
+            return page.gallery.items
+        case .failure(let failure):
+            // The row names the page already: keep the reason, not the URL before it.
+            let prefix = url.absoluteString + ": "
+            let reason = failure.message.hasPrefix(prefix) ? String(failure.message.dropFirst(prefix.count)) : failure.message
+            state = .failed(url, reason)
             return nil
         }
-    }
-
-    /// The next page of a gallery read from `url`, for galleries fetched over http(s) only.
-    static func next(after gallery: Gallery, from url: URL) -> URL? {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-        return gallery.nextPage?.url(after: url)
     }
 }

@@ -24,8 +24,8 @@ do throws(Failure) {
         print(versionText)
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
-    case .list(let gallery, let output):
-        try ListCommand.run(gallery: gallery, output: output)
+    case .list(let gallery, let options):
+        try ListCommand.run(gallery: gallery, options: options)
     case .cache(let action):
         let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: environment))
         if action == .clear {
@@ -45,7 +45,9 @@ do throws(Failure) {
         configuration.notificationCenter = center
         if options.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
         let pipeline = ImagePipeline(configuration: configuration)
-        let gallery = try GallerySource.load(argument, pipeline: pipeline)
+        let first = try GallerySource.page(
+            at: try GallerySource.url(for: argument), fetcher: PipelineGalleryFetcher(pipeline: pipeline),
+            reading: options.reading)
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
@@ -60,7 +62,9 @@ do throws(Failure) {
         let savedStderr = dup(2)
         let sink = logFD >= 0 ? logFD : open("/dev/null", O_WRONLY)
         dup2(sink, 2)
-        let browser = Browser(gallery: gallery, pipeline: pipeline, screen: screen, inbox: inbox, rowHeight: options.rowHeight)
+        let browser = Browser(
+            first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
+            rowHeight: options.rowHeight)
         browser.run()
         screen.close()
         dup2(savedStderr, 2)

@@ -20,6 +20,14 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
                                  {"title": "Item I", "url": "/img/I/PATH"};
                                  img defaults to flags/fr.png; &abs=1 makes the
                                  URLs absolute (http://127.0.0.1:PORT/img/...)
+  /paged/N.json?page=K           page K (1..N, default 1) of a paged JSON Feed:
+                                 two items {"id": "K-J", "title": "Page K item J",
+                                 "image": "/img/I/PATH"} (I = 2(K-1)+J, J = 0..1) and,
+                                 before the last page, "next_url":
+                                 "/paged/N.json?page=K+1" (relative); img= as for
+                                 /gallery; &shape=custom: {"data": {"photos": [{"id",
+                                 "caption": {"text"}, "file"}]}, "paging": {"next"}};
+                                 &link=1: the next URL in a Link header instead
   /status/CODE/anything          status CODE (200-599) with a tiny 1x1 PNG body
   /html/anything                 200 text/html <html>...</html>
   /html-as-jpeg/anything         the same HTML labelled image/jpeg
@@ -153,6 +161,8 @@ class Handler(BaseHTTPRequestHandler):
                 items = [{"title": "Item %d" % i, "url": "%s/img/%d/%s" % (base, i, img)}
                          for i in range(int(parts[1][:-5]))]
                 self.reply(200, "application/json", json.dumps(items, indent=1).encode())
+            elif head == "paged" and n == 2 and parts[1].endswith(".json") and parts[1][:-5].isdigit():
+                self.paged(int(parts[1][:-5]), parse_qs(url.query))
             else:
                 self.serve_file(path.lstrip("/"))
         except (BrokenPipeError, ConnectionResetError):
@@ -161,6 +171,27 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(400, "text/plain", b"bad request\n")
 
     # -- helpers
+
+    def paged(self, pages, q):
+        k = int(q.get("page", ["1"])[0])
+        if not 1 <= k <= pages:
+            return self.reply(404, "text/plain", b"no such page\n")
+        img = q.get("img", ["flags/fr.png"])[0].lstrip("/")
+        extra = "".join("&%s=%s" % (key, q[key][0]) for key in ("img", "shape", "link") if key in q)
+        nxt = "/paged/%d.json?page=%d%s" % (pages, k + 1, extra) if k < pages else None
+        ids = [(2 * (k - 1) + j, "%d-%d" % (k, j)) for j in range(2)]
+        if q.get("shape") == ["custom"]:
+            body = {"data": {"photos": [{"id": key, "caption": {"text": "Page %d item %s" % (k, key[-1])},
+                                         "file": "/img/%d/%s" % (i, img)} for i, key in ids]},
+                    "paging": {"next": nxt}}
+        else:
+            body = {"version": "https://jsonfeed.org/version/1.1", "title": "Paged",
+                    "items": [{"id": key, "title": "Page %d item %s" % (k, key[-1]), "image": "/img/%d/%s" % (i, img)}
+                              for i, key in ids]}
+            if nxt and q.get("link") != ["1"]:
+                body["next_url"] = nxt
+        headers = {"Link": '<%s>; rel="next"' % nxt} if nxt and q.get("link") == ["1"] else None
+        self.reply(200, "application/json", json.dumps(body).encode(), headers)
 
     def count(self, key):
         with LOCK:

@@ -61,3 +61,25 @@ struct URLResolutionTests {
         #expect(gallery.items[0].imageURL?.absoluteString == "https://gallery.example.com/a.png")
     }
 }
+
+@Suite("URLResolver fast path")
+struct URLResolverFastPathTests {
+    @Test("joining plain relative paths gives what Foundation's resolution gives", arguments: [
+        "file:///srv/galleries/gallery.json", "http://127.0.0.1:8080/api/v1/gallery.json?offset=0#top",
+        "http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://h.example.com/a/b/", "file:///g.json",
+        "http://user@127.0.0.1:9/x%20y/g.json",
+    ])
+    func sameAsFoundation(base: String) throws {
+        let baseURL = try #require(URL(string: base))
+        let resolver = URLResolver(base: baseURL)
+        for relative in [
+            "a.png", "pictures/12.jpg", "a/b/c.webp?w=1&h=2", "x.jpg#frag", "a%20b.png", "a..b/c.png", "a/./b.png",
+            "a/../b.png", "./a.png", "../a.png", "/root.png", "//cdn.example.com/a.png", "?page=2", "#x", "a b.png",
+            "é.png", "a/b/..", "a.", "a/.hidden/x.png", "~user/p.png", "a(1).png",
+        ] {
+            let expected = URL(string: relative, relativeTo: baseURL)?.absoluteURL
+            let got = try? resolver.resolve(relative, at: .root)
+            #expect(got?.absoluteString == expected?.absoluteString, "\(relative) against \(base)")
+        }
+    }
+}

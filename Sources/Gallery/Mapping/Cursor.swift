@@ -20,6 +20,7 @@ struct Cursor {
 
     /// Follows dotted keys: `member(path: "content.src")`.
     func member(path dotted: String) -> Cursor? {
+        if !dotted.utf8.contains(UInt8(ascii: ".")) { return member(dotted) }
         var cursor = self
         for key in dotted.split(separator: ".") {
             guard let next = cursor.member(String(key)) else { return nil }

@@ -29,9 +29,9 @@ enum GenericItem {
             return item
         }
         guard cursor.node.object != nil else { throw cursor.typeError("an object or a URL string") }
-        if let key = firstPresent(titleKeys, in: cursor) { item.title = try cursor.text(key) }
-        if let key = firstPresent(imageKeys, in: cursor) { item.image = try context.resolver.resolve(cursor.member(key)) }
-        if let key = firstPresent(thumbnailKeys, in: cursor) {
+        if let key = firstPresent(.title, in: cursor) { item.title = try cursor.text(key) }
+        if let key = firstPresent(.image, in: cursor) { item.image = try context.resolver.resolve(cursor.member(key)) }
+        if let key = firstPresent(.thumbnail, in: cursor) {
             item.thumbnail = try context.resolver.resolve(cursor.member(key))
         }
         if !item.hasURL, let key = pictureMember(of: cursor.node) {
@@ -70,7 +70,34 @@ enum GenericItem {
         }
     }
 
-    private static func firstPresent(_ keys: [String], in cursor: Cursor) -> String? {
-        keys.first { cursor.member($0) != nil }
+    /// Which list of names ``firstPresent(_:in:)`` ranks by.
+    private enum Field: Int { case title, image, thumbnail }
+
+    /// The key of `field`'s list that comes first in it among the item's members that are
+    /// present and not null.
+    ///
+    /// Walks the item's own members (usually two or three) and ranks them with one table
+    /// lookup each, rather than trying ~30 candidate names per item: a 100,000-item gallery
+    /// spent a seventh of its mapping time on those lookups.
+    private static func firstPresent(_ field: Field, in cursor: Cursor) -> String? {
+        guard let object = cursor.node.object else { return nil }
+        var best: (rank: Int, key: String)?
+        for (key, value) in object where value != .null {
+            guard let rank = ranks[key]?[field.rawValue], rank >= 0 else { continue }
+            if best.map({ rank < $0.rank }) ?? true { best = (rank, key) }
+        }
+        return best?.key
     }
+
+    /// For every known field name, its position in ``titleKeys``, ``imageKeys`` and
+    /// ``thumbnailKeys`` (-1 when absent from that list).
+    private static let ranks: [String: [Int]] = {
+        var table: [String: [Int]] = [:]
+        for (list, keys) in [titleKeys, imageKeys, thumbnailKeys].enumerated() {
+            for (rank, key) in keys.enumerated() {
+                table[key, default: [-1, -1, -1]][list] = rank
+            }
+        }
+        return table
+    }()
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Parses JSON bytes with `JSONSerialization` and turns its failures into a positioned
-/// ``GalleryError/syntax(source:line:column:message:)``.
+/// Parses JSON bytes (with ``NodeJSONParser``, else `JSONSerialization`) and turns failures
+/// into a positioned ``GalleryError/syntax(source:line:column:message:)``.
 enum JSONParser {
     /// - Throws: `.syntax` with line and column from ``JSONSyntaxLocator``; if that finds no
     ///   fault (Foundation limits such as nesting depth), Foundation's own message and, when it
@@ -9,6 +9,11 @@ enum JSONParser {
     static func parse(_ data: Data, source: String) throws(GalleryError) -> Node {
         guard let utf8 = TextEncoding.utf8(data).map({ Data($0) }) else {
             throw .syntax(source: source, line: nil, column: nil, message: "not valid UTF-16 or UTF-32 text")
+        }
+        // Well-formed input takes the direct path; anything it refuses goes through Foundation,
+        // whose verdict (and our locator's message) stands.
+        if let node = utf8.withUnsafeBytes({ raw in NodeJSONParser.parse(raw.bindMemory(to: UInt8.self)) }) {
+            return node
         }
         do {
             let value = try JSONSerialization.jsonObject(with: utf8, options: [.fragmentsAllowed])
