@@ -34,11 +34,22 @@ extension ImagePipeline {
         var priority: Int { subscribers.values.map(\.priority).min() ?? .max }
     }
 
+    /// A finished load's answer for one ticket, between `finish` taking it off its load and the
+    /// subscriber being told.
+    struct PendingDelivery {
+        let delivery: Delivery
+        /// The thread delivering it now; nil while it waits its turn (and may still be dropped).
+        var thread: pthread_t?
+    }
+
     /// Everything the pipeline's lock protects.
     struct State {
         var cache: MemoryCache<ImageRequest.Key, DecodedImage>
         var tasks: [ImageRequest.Key: LoadTask] = [:]
         var ticketKeys: [Int: ImageRequest.Key] = [:]
+        /// Tickets whose load finished and whose answer is not delivered yet. A ticket is in
+        /// `ticketKeys` (its load runs), here (its answer is on the way), or in neither (done).
+        var deliveries: [Int: PendingDelivery] = [:]
         var fetchingPerHost: [String: Int] = [:]
         var nextID = 1
         var statistics = Statistics()
@@ -105,25 +116,62 @@ extension ImagePipeline {
         return start
     }
 
+    /// Withdraws a ticket. After this returns, the ticket's subscriber is never called (or
+    /// notified) again, except with `.cancelled` when `deliver` is true:
+    /// - a ticket whose load runs leaves it (the load is cancelled when nobody else wants it);
+    /// - a ticket whose answer waits its turn in `finish` loses that answer;
+    /// - a ticket whose completion handler runs on another thread right now: this waits for it
+    ///   to return. Not when called from a completion handler (its own or another's), which
+    ///   could deadlock: there an answer already being delivered may still arrive.
     func cancel(_ ticket: Ticket, deliver: Bool) {
-        let (orphaned, callback, toStart) = state.withLock {
-            state -> ((any Cancellable)?, Delivery?, [(ImageRequest.Key, Int, ImageRequest)]) in
-            guard let key = state.ticketKeys.removeValue(forKey: ticket.id),
+        enum Found {
+            case nothing
+            /// Taken out before anything was delivered: the caller may deliver `.cancelled`.
+            case withdrawn(Delivery)
+            /// Being delivered on another thread now: wait for it.
+            case delivering
+        }
+        let me = pthread_self()
+        let (found, orphaned, toStart) = state.withLock {
+            state -> (Found, (any Cancellable)?, [(ImageRequest.Key, Int, ImageRequest)]) in
+            if let key = state.ticketKeys.removeValue(forKey: ticket.id),
                 let subscriber = state.tasks[key]?.subscribers.removeValue(forKey: ticket.id)
-            else { return (nil, nil, []) }
-            var handle: (any Cancellable)?
-            if let task = state.tasks[key], task.subscribers.isEmpty {
-                state.tasks[key] = nil
-                if task.phase == .fetching {
-                    state.releaseFetchSlot(task.host)
-                    state.statistics.fetchesCancelled += 1
-                    handle = task.handle
+            {
+                var handle: (any Cancellable)?
+                if let task = state.tasks[key], task.subscribers.isEmpty {
+                    state.tasks[key] = nil
+                    if task.phase == .fetching {
+                        state.releaseFetchSlot(task.host)
+                        state.statistics.fetchesCancelled += 1
+                        handle = task.handle
+                    }
                 }
+                return (
+                    .withdrawn(subscriber.delivery), handle,
+                    state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost)
+                )
             }
-            return (handle, subscriber.delivery, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+            guard let pending = state.deliveries[ticket.id] else { return (.nothing, nil, []) }
+            guard let thread = pending.thread else {
+                state.deliveries[ticket.id] = nil
+                return (.withdrawn(pending.delivery), nil, [])
+            }
+            guard case .callback = pending.delivery, pthread_equal(thread, me) == 0,
+                !state.deliveries.values.contains(where: { $0.thread.map { pthread_equal($0, me) != 0 } ?? false })
+            else { return (.nothing, nil, []) }
+            return (.delivering, nil, [])
         }
         orphaned?.cancel()
-        if deliver, case .callback(let completion) = callback { completion(.failure(.cancelled)) }
+        switch found {
+        case .withdrawn(.callback(let completion)) where deliver:
+            completion(.failure(.cancelled))
+        case .delivering:
+            deliveryDone.lock()
+            while state.withLock({ $0.deliveries[ticket.id] != nil }) { deliveryDone.wait() }
+            deliveryDone.unlock()
+        default:
+            break
+        }
         startFetches(toStart)
     }
 
@@ -191,19 +239,34 @@ extension ImagePipeline {
         }
     }
 
+    /// Ends a load and tells its subscribers, one at a time in ticket order.
+    ///
+    /// Each answer is claimed under the lock just before it is delivered, so a ticket cancelled
+    /// meanwhile (while an earlier subscriber's handler ran) is skipped; `cancel` waits for a
+    /// completion handler that has been claimed and is running. See `cancel(_:deliver:)`.
     private func finish(key: ImageRequest.Key, generation: Int, result: Result<DecodedImage, ImagePipeline.Error>) {
-        let subscribers = state.withLock { state -> [Int: Subscriber] in
-            guard let task = state.tasks[key], task.generation == generation else { return [:] }
+        let ids = state.withLock { state -> [Int] in
+            guard let task = state.tasks[key], task.generation == generation else { return [] }
             state.tasks[key] = nil
-            for id in task.subscribers.keys { state.ticketKeys[id] = nil }
+            for (id, subscriber) in task.subscribers {
+                state.ticketKeys[id] = nil
+                state.deliveries[id] = PendingDelivery(delivery: subscriber.delivery)
+            }
             if case .success(let image) = result {
                 state.cache.insert(image, for: key, cost: image.bitmap.byteCount)
             }
-            return task.subscribers
+            return task.subscribers.keys.sorted()
         }
         let url = URL(string: key.url)
-        for (id, subscriber) in subscribers.sorted(by: { $0.key < $1.key }) {
-            switch subscriber.delivery {
+        let me = pthread_self()
+        for id in ids {
+            let claimed = state.withLock { state -> Delivery? in
+                guard state.deliveries[id]?.thread == nil, let pending = state.deliveries[id] else { return nil }
+                state.deliveries[id]!.thread = me
+                return pending.delivery
+            }
+            guard let claimed else { continue }
+            switch claimed {
             case .callback(let completion):
                 completion(result)
             case .notification:
@@ -213,6 +276,11 @@ extension ImagePipeline {
                 if let url { info[NotificationKey.url] = url }
                 configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
             }
+            // Under the condition's lock, so a `cancel` waiting on it cannot miss the wake-up.
+            deliveryDone.lock()
+            state.withLock { _ = $0.deliveries.removeValue(forKey: id) }
+            deliveryDone.broadcast()
+            deliveryDone.unlock()
         }
     }
 

@@ -11,9 +11,16 @@ import Synchronization
 ///   posts `ImagePipeline.didFinishLoading` (see `NotificationKey`) on a background thread.
 /// - `load(_:priority:completion:)` and `image(for:)` are the same pipeline for library users.
 ///
-/// - Important: a notification may still arrive for a ticket that was cancelled a moment before
-///   (it raced with completion). Receivers keep the tickets they hold and drop others, which is
-///   what the table view's per-row generation token does.
+/// Cancellation (`cancel(_:)`): once it returns, a completion handler given to
+/// `load(_:priority:completion:)` is never called for that ticket. An answer still waiting its
+/// turn is dropped, and a handler running on another thread at that moment is waited for.
+/// (Called from inside a completion handler, `cancel` does not wait, so that handlers cancelling
+/// each other cannot deadlock; do not hold a lock your handler takes while calling `cancel`.)
+///
+/// - Important: for notifications the promise is weaker: a ticket cancelled before its answer's
+///   turn gets none, but one being posted on another thread at that moment is not waited for and
+///   may still arrive. Receivers keep the tickets they hold and drop others, which is what the
+///   table view's per-row generation token does.
 public final class ImagePipeline: Sendable {
     /// Options fixed at creation.
     public struct Configuration: Sendable {
@@ -107,6 +114,8 @@ public final class ImagePipeline: Sendable {
     let configuration: Configuration
     let dataLoader: any DataLoading
     let state: Mutex<State>
+    /// Signalled after each delivery, for a `cancel` waiting for a completion handler to return.
+    let deliveryDone = NSCondition()
     let decodeQueue: OperationQueue
     /// Downloaded bytes on disk; nil when `diskCacheDirectory` is nil.
     let diskCache: (any DiskCaching)?
@@ -171,6 +180,9 @@ public final class ImagePipeline: Sendable {
 
     /// Starts or joins the load of `request`; `completion` runs once on a background thread
     /// (immediately, on the caller's thread, for a memory-cache hit, returning nil).
+    ///
+    /// After `cancel` of the returned ticket returns, `completion` is not called: not with the
+    /// image, not with `.cancelled` (a handler already running elsewhere is waited for first).
     @discardableResult
     public func load(
         _ request: ImageRequest, priority: Int,
@@ -190,14 +202,32 @@ public final class ImagePipeline: Sendable {
     public func image(for request: ImageRequest, priority: Int = 0) async throws(ImagePipeline.Error)
         -> DecodedImage
     {
-        let ticketBox = Mutex<Ticket?>(nil)
+        // The ticket, or the news that the task was cancelled before there was one: `onCancel`
+        // runs at once for a task cancelled already, and may run between `load` and storing
+        // its ticket; either way the load must still be cancelled.
+        enum Slot {
+            case waiting
+            case ticket(Ticket)
+            case cancelled
+        }
+        let slot = Mutex(Slot.waiting)
         let result: Result<DecodedImage, ImagePipeline.Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ticket = load(request, priority: priority) { continuation.resume(returning: $0) }
-                ticketBox.withLock { $0 = ticket }
+                let cancelled = slot.withLock { slot -> Bool in
+                    if case .cancelled = slot { return true }
+                    if let ticket { slot = .ticket(ticket) }
+                    return false
+                }
+                if cancelled, let ticket { cancel(ticket, deliver: true) }
             }
         } onCancel: {
-            if let ticket = ticketBox.withLock({ $0 }) { self.cancel(ticket, deliver: true) }
+            let ticket = slot.withLock { slot -> Ticket? in
+                if case .ticket(let ticket) = slot { return ticket }
+                slot = .cancelled
+                return nil
+            }
+            if let ticket { self.cancel(ticket, deliver: true) }
         }
         return try result.get()
     }
@@ -210,13 +240,16 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Withdraws a ticket's interest. The load itself is cancelled when no ticket wants it; no
-    /// notification is posted for a cancelled ticket unless it was already being delivered.
+    /// Withdraws a ticket's interest. The load itself is cancelled when no ticket wants it.
+    ///
+    /// After this returns the ticket's completion handler is never called (one running on
+    /// another thread is waited for, unless this is called from a completion handler). A
+    /// notification for it is posted only if it was being posted at that moment.
     public func cancel(_ ticket: Ticket) { cancel(ticket, deliver: false) }
 
     /// Withdraws every ticket and cancels every load (at exit).
     public func cancelAll() {
-        let ids = state.withLock { Array($0.ticketKeys.keys) }
+        let ids = state.withLock { Array($0.ticketKeys.keys) + Array($0.deliveries.keys) }
         for id in ids { cancel(Ticket(id: id)) }
     }
 }

@@ -3,42 +3,6 @@ import Testing
 
 @testable import ImagePipeline
 
-/// `Tests/Fixtures/galleryserver.py` on 127.0.0.1 with an OS-picked port, ended after the test
-/// (and by itself after `maxSeconds`).
-final class GalleryServer {
-    let process = Process()
-    let port: Int
-
-    init(root: URL, maxSeconds: Int = 60) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/galleryserver.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script.path, "--port", "0", "--root", root.path, "--max-seconds", "\(maxSeconds)",
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        // The first line is "PORT <n>"; EOF (a server that died) ends the read too.
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5))
-        else {
-            process.terminate()
-            throw ImagePipeline.Error.network("galleryserver did not start: \(text)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-}
-
 @Suite("Disk cache over HTTP (127.0.0.1)", .timeLimit(.minutes(1)))
 struct DiskCacheHTTPTests {
     func pipeline(_ dir: URL) -> ImagePipeline {
@@ -55,7 +19,8 @@ struct DiskCacheHTTPTests {
         let root = try temporaryDirectory()
         let png = TestPNG.solid(width: 4, height: 4, [5, 150, 250, 255])
         try png.write(to: root.appendingPathComponent("a.png"))
-        let server = try GalleryServer(root: root)
+        let server = try GalleryServer(root: root, log: true)
+        defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/a.png")!
         let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)
         let dir = try temporaryDirectory()
@@ -76,6 +41,8 @@ struct DiskCacheHTTPTests {
         _ = try await second.image(for: request)
         #expect(second.statistics.fetchesStarted == 0)
         #expect(second.statistics.diskCacheHits == 1)
+        // The server agrees: still the first run's one request, nothing since
+        #expect(server.requests(containing: "/a.png") == ["GET /a.png"])
 
         // When the entry has aged past max-age, a conditional request gets a 304
         var aged = stored
@@ -86,7 +53,7 @@ struct DiskCacheHTTPTests {
         #expect(Array(image.bitmap.pixels.prefix(4)) == [5, 150, 250, 255])
         #expect(third.statistics.fetchesStarted == 1)
         #expect(third.statistics.diskCacheRevalidations == 1)
+        #expect(server.requests(containing: "/a.png").count == 2)
         #expect(cache.entry(for: url)?.metadata.isFresh(now: Date()) == true)
-        withExtendedLifetime(server) {}
     }
 }

@@ -9,16 +9,36 @@ import Synchronization
 ///   slot, so the pipeline never hands this loader more than its per-host limit at once; here the
 ///   timeout is an idle timeout (no byte for `idleTimeout` seconds) that starts when the request
 ///   is sent. Priorities are the pipeline's, not `URLSessionTask.priority` (ignored on Linux).
+///
+///   The idle and total timeouts run on this loader's own timer, to the millisecond:
+///   swift-corelibs-foundation truncates `timeoutInterval` to whole seconds (`Int(t) * 1000` ms;
+///   measured here: 1.5 s timed out after 1.0 s, 0.6 s after 0.02 s). URLSession keeps a
+///   looser timeout (one second more, rounded up) as a backstop.
 final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     struct Transfer {
         var data = Data()
         var completion: @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
         /// The request carried validators, so a 304 is an answer, not a failure.
         var conditional = false
+        /// When the request was sent (`resume`), for the total timeout.
+        var sent = ContinuousClock.now
+        /// When bytes last arrived (or the request was sent), for the idle timeout.
+        var lastActivity = ContinuousClock.now
+        /// Fires at the earliest deadline; re-armed when arriving bytes moved it.
+        var timer: TransferTimer?
+    }
+
+    /// A dispatch timer, which is thread-safe, made `Sendable` for the transfer table.
+    final class TransferTimer: @unchecked Sendable {
+        // @unchecked: DispatchSource's schedule, resume and cancel may be called from any thread.
+        let source: any DispatchSourceTimer
+        init(_ source: any DispatchSourceTimer) { self.source = source }
     }
 
     private let maxResponseBytes: Int
     private let idleTimeout: TimeInterval
+    private let totalTimeout: TimeInterval
+    private let timerQueue = DispatchQueue(label: "vitrine.http.timeouts")
     private let headers: [String: [String: String]]
     private let transfers = Mutex<[Int: Transfer]>([:])
     private let sessionBox = Mutex<URLSession?>(nil)
@@ -34,13 +54,15 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         maxConnectionsPerHost: Int, headers: [String: [String: String]] = [:]
     ) {
         self.maxResponseBytes = maxResponseBytes
-        self.idleTimeout = idleTimeout
+        // Finite and at least a millisecond, so the deadlines below are representable.
+        self.idleTimeout = min(max(idleTimeout, 0.001), 1e7)
+        self.totalTimeout = min(max(totalTimeout, 0.001), 1e7)
         self.headers = headers
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        configuration.timeoutIntervalForRequest = idleTimeout
-        configuration.timeoutIntervalForResource = totalTimeout
+        configuration.timeoutIntervalForRequest = Self.backstop(self.idleTimeout)
+        configuration.timeoutIntervalForResource = Self.backstop(self.totalTimeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
@@ -62,7 +84,8 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         for url: URL, validators: CacheValidators?,
         completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: idleTimeout)
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.backstop(idleTimeout))
         request.setValue("Vitrine", forHTTPHeaderField: "User-Agent")
         for (name, value) in headers[url.host?.lowercased() ?? ""] ?? [:] {
             request.setValue(value, forHTTPHeaderField: name)
@@ -75,9 +98,37 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             return CancellationFlag()
         }
         let task = session.dataTask(with: request)
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(completion: completion, conditional: conditional) }
+        let handle = TaskHandle(task: task)
+        let timer = TransferTimer(DispatchSource.makeTimerSource(queue: timerQueue))
+        timer.source.setEventHandler { [weak self] in self?.checkTimeouts(handle) }
+        transfers.withLock {
+            $0[task.taskIdentifier] = Transfer(completion: completion, conditional: conditional, timer: timer)
+        }
+        // Both clocks start now, as the request goes out: the pipeline queues, URLSession does not.
+        timer.source.schedule(deadline: .now() + min(idleTimeout, totalTimeout))
+        timer.source.resume()
         task.resume()
-        return TaskHandle(task: task)
+        return handle
+    }
+
+    /// URLSession's own timeout, a backstop behind ours: later, and in whole seconds.
+    static func backstop(_ seconds: TimeInterval) -> TimeInterval { (seconds + 1).rounded(.up) }
+
+    /// The timer fired: fail the transfer if it sat idle or ran too long, else re-arm the timer
+    /// for the earliest deadline (arriving bytes moved the idle one).
+    private func checkTimeouts(_ handle: TaskHandle) {
+        let now = ContinuousClock.now
+        let expired = transfers.withLock { table -> Bool in
+            guard let transfer = table[handle.task.taskIdentifier] else { return false }
+            let idleEnds = transfer.lastActivity + .milliseconds(Int(idleTimeout * 1000))
+            let totalEnds = transfer.sent + .milliseconds(Int(totalTimeout * 1000))
+            if now >= idleEnds || now >= totalEnds { return true }
+            let next = (min(idleEnds, totalEnds) - now).components
+            let nanoseconds = Int(next.seconds) * 1_000_000_000 + Int(next.attoseconds / 1_000_000_000)
+            transfer.timer?.source.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+            return false
+        }
+        if expired { refuse(handle.task, .timedOut) }
     }
 
     private struct TaskHandle: Cancellable, @unchecked Sendable {
@@ -93,7 +144,10 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         var failure: ImagePipeline.Error?
-        let conditional = transfers.withLock { $0[dataTask.taskIdentifier]?.conditional ?? false }
+        let conditional = transfers.withLock { table -> Bool in
+            table[dataTask.taskIdentifier]?.lastActivity = .now
+            return table[dataTask.taskIdentifier]?.conditional ?? false
+        }
         if let http = response as? HTTPURLResponse, !Self.accepts(http.statusCode, conditional: conditional) {
             failure = Self.statusError(http)
         } else if response.expectedContentLength > Int64(maxResponseBytes) {
@@ -115,6 +169,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             guard table[id] != nil else { return nil }
             if table[id]!.data.count + data.count > maxResponseBytes { return false }
             table[id]!.data.append(data)
+            table[id]!.lastActivity = .now
             return true
         }
         switch verdict {
@@ -134,12 +189,14 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     /// body is dropped as it comes.
     private func refuse(_ task: URLSessionDataTask, _ failure: ImagePipeline.Error) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        transfer?.timer?.source.cancel()
         transfer?.completion(.failure(failure))
         task.cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.timer?.source.cancel()
         if let error {
             return transfer.completion(.failure(Self.map(error)))
         }

@@ -1,0 +1,558 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ImagePipeline
+
+/// The real `ImagePipeline` (URLSession, libvips) against `Tests/Fixtures/galleryserver.py` on
+/// 127.0.0.1: each test is a fault a naive loader gets wrong. Every test starts its own server
+/// (its own request log and counters) and stops it at the end; the suite runs serialized so the
+/// timing and memory checks do not compete with each other.
+@Suite("Fault server: the real pipeline on 127.0.0.1", .serialized, .timeLimit(.minutes(1)))
+struct FaultServerTests {
+    /// A 16x16 PNG with a gradient (so a grey fill would not pass for it); 1 KB, stored deflate.
+    static let png = TestPNG.rgba(width: 16, height: 16) { x, y in [UInt8(x * 16), UInt8(y * 16), 200, 255] }
+
+    /// A server whose root holds `a.png` (the PNG above) and `photo.jpg` (a small JPEG fixture).
+    func startServer() throws -> GalleryServer {
+        let root = try temporaryDirectory()
+        try Self.png.write(to: root.appendingPathComponent("a.png"))
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/images")
+        let jpeg = try Data(contentsOf: fixtures.appendingPathComponent("orientation-1.jpg"))
+        try jpeg.write(to: root.appendingPathComponent("photo.jpg"))
+        return try GalleryServer(root: root, maxSeconds: 60, log: true)
+    }
+
+    /// A pipeline with short, test-sized timeouts and backoff and a private notification center.
+    func makePipeline(_ adjust: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 8 << 20)
+        configuration.notificationCenter = NotificationCenter()
+        configuration.idleTimeout = 5
+        configuration.totalTimeout = 20
+        configuration.retryBaseDelay = 0.1
+        adjust(&configuration)
+        return ImagePipeline(configuration: configuration)
+    }
+
+    func request(_ url: URL, size: Int = 16) -> ImageRequest {
+        ImageRequest(url: url, maxPixelWidth: size, maxPixelHeight: size)
+    }
+
+    /// The async API's answer as a `Result`.
+    func outcome(_ pipeline: ImagePipeline, _ url: URL) async -> Result<DecodedImage, ImagePipeline.Error> {
+        do throws(ImagePipeline.Error) {
+            return .success(try await pipeline.image(for: request(url)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// True when `result` is our 16x16 gradient (its first pixel is exact: PNG is lossless).
+    func isTheImage(_ result: Result<DecodedImage, ImagePipeline.Error>) -> Bool {
+        guard case .success(let image) = result else { return false }
+        return image.bitmap.width == 16 && image.bitmap.height == 16
+            && Array(image.bitmap.pixels.prefix(4)) == [0, 0, 200, 255]
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    // MARK: - Slow, failing and bad responses
+
+    @Test("a slow image: the row stays loading for the server's delay, then the image arrives")
+    func slowImage() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let recorder = ResultRecorder()
+        let pipeline = makePipeline { $0.notificationCenter = recorder.center }
+        let started = ContinuousClock.now
+
+        // When a row asks for an image the server holds for 1 s
+        guard case .started(let ticket) = pipeline.load(request(server.url("slow/1/a.png")), priority: 0) else {
+            Issue.record("a cold pipeline answered from its cache")
+            return
+        }
+
+        // Then for most of that second there is no answer, and the load is running (the spinner)
+        server.waitForRequests(containing: "/slow/", count: 1)
+        Thread.sleep(forTimeInterval: 0.7)
+        #expect(recorder.results.isEmpty)
+        #expect(pipeline.statistics.running == 1)
+
+        // And then the image arrives for that ticket, no sooner than the delay
+        let results = recorder.wait(for: 1, seconds: 5)
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        #expect(results.count == 1)
+        #expect(results.first?.ticket == ticket)
+        #expect(results.first.map { isTheImage($0.result) } == true)
+        #expect(elapsed >= 0.95)
+        #expect(pipeline.statistics.running == 0)
+    }
+
+    @Test("404 fails at once as HTTP 404 (its PNG body is not shown), with exactly one request")
+    func notFound() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+
+        let result = await outcome(pipeline, server.url("status/404/missing.png"))
+
+        #expect(result == .failure(.httpStatus(404)))
+        // Longer than the first backoff pause (0.1 s): a retry would have been logged by now
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(server.requests(containing: "/status/404/").count == 1)
+        #expect(pipeline.statistics.retries == 0)
+    }
+
+    @Test(
+        "a 200 HTML page, even labelled image/jpeg, is 'not an image' and nothing reaches the disk cache",
+        arguments: ["html/page.jpg", "html-as-jpeg/page.jpg"])
+    func htmlIsNotAnImage(path: String) async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let cacheDirectory = try temporaryDirectory()
+        let pipeline = makePipeline { $0.diskCacheDirectory = cacheDirectory }
+        let url = server.url(path)
+
+        let result = await outcome(pipeline, url)
+
+        #expect(result == .failure(.notAnImage("HTML page")))
+        #expect(server.requests(containing: path).count == 1)
+        #expect(DiskCache(directory: cacheDirectory).entry(for: url) == nil)
+        // No entry and no temporary file either
+        let left = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+        #expect(left.isEmpty, "disk cache holds \(left)")
+    }
+
+    @Test("a truncated body is a corrupt image, not a grey-filled one", arguments: ["a.png", "photo.jpg"])
+    func truncatedBody(file: String) async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+
+        let result = await outcome(pipeline, server.url("truncated/\(file)"))
+
+        guard case .failure(.corrupt) = result else {
+            Issue.record("expected .corrupt, got \(result)")
+            return
+        }
+        // The whole file, served normally, does decode: it is the cut that fails
+        #expect(await outcome(pipeline, server.url(file)).isSuccess)
+    }
+
+    @Test("a 20,000 x 20,000 PNG bomb is refused from its header: no 400 MB decode, no memory growth")
+    func decompressionBomb() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        let before = residentBytes()
+        let started = ContinuousClock.now
+
+        let result = await outcome(pipeline, server.url("bomb.png"))
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        let grown = residentBytes() - before
+        #expect(result == .failure(.tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000)))
+        // A decode at 8 bits would need 400 MB; refusing from the header needs the ~50 KB file
+        #expect(grown < 64 << 20, "resident memory grew by \(grown >> 20) MB")
+        #expect(elapsed < 5, "took \(elapsed) s")
+    }
+
+    @Test("a body over the response cap fails as too large and the transfer is cut, not read to the end")
+    func bodyOverTheCap() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline { $0.maxResponseBytes = 1 << 20 }
+        let before = residentBytes()
+        let started = ContinuousClock.now
+
+        // 8 GiB: read to the end it would take many seconds and all the memory there is
+        let result = await outcome(pipeline, server.url("big/8589934592"))
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        let grown = residentBytes() - before
+        #expect(result == .failure(.responseTooLarge(limit: 1 << 20)))
+        #expect(elapsed < 3, "took \(elapsed) s")
+        #expect(grown < 64 << 20, "resident memory grew by \(grown >> 20) MB")
+        #expect(server.requests(containing: "/big/").count == 1)
+    }
+
+    @Test("a redirect loop ends as a network error after a bounded number of requests")
+    func redirectLoop() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        let started = ContinuousClock.now
+
+        let result = await outcome(pipeline, server.url("redirect-loop/0"))
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        guard case .failure(.network) = result else {
+            Issue.record("expected a network error, got \(result)")
+            return
+        }
+        let hops = server.requests(containing: "/redirect-loop/").count
+        #expect(hops >= 2 && hops <= 21, "\(hops) requests")
+        #expect(elapsed < 5)
+        // Not retried: a loop will not fix itself
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests(containing: "/redirect-loop/").count == hops)
+    }
+
+    // MARK: - Retries
+
+    @Test("503 twice, then 200: the image arrives after exactly three requests")
+    func serviceUnavailableTwice() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        let key = "k\(UInt32.random(in: 0...UInt32.max))"
+
+        let result = await outcome(pipeline, server.url("flaky/2/\(key)/a.png"))
+
+        #expect(isTheImage(result), "got \(result)")
+        #expect(server.requests(containing: "/flaky/2/\(key)/").count == 3)
+        #expect(pipeline.statistics.retries == 2)
+    }
+
+    @Test("429 with Retry-After: 1 is honoured: the second request comes at least 1 s after the first")
+    func retryAfter() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        // A base backoff far shorter than Retry-After, so only the header can explain the wait
+        let pipeline = makePipeline { $0.retryBaseDelay = 0.05 }
+        let key = "k\(UInt32.random(in: 0...UInt32.max))"
+
+        let result = await outcome(pipeline, server.url("retry-after/1/\(key)/a.png"))
+
+        #expect(isTheImage(result), "got \(result)")
+        let fragment = "/retry-after/1/\(key)/"
+        server.waitForRequests(containing: fragment, count: 2)
+        try await Task.sleep(for: .milliseconds(20))  // the watcher polls every 2 ms
+        let times = server.arrivals(containing: fragment)
+        #expect(times.count == 2)
+        if times.count == 2 {
+            let gap = Self.seconds(times[1] - times[0])
+            #expect(gap >= 0.98 && gap < 3, "second request \(gap) s after the first")
+        }
+    }
+
+    // MARK: - Timeouts
+
+    @Test("a response that never finishes times out after about the idle timeout")
+    func hangingResponse() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline {
+            $0.idleTimeout = 1
+            $0.maxRetries = 0
+        }
+        let started = ContinuousClock.now
+
+        let result = await outcome(pipeline, server.url("hang/forever.png"))
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        #expect(result == .failure(.timedOut))
+        #expect(elapsed >= 0.9 && elapsed < 3.5, "timed out after \(elapsed) s")
+        #expect(server.requests(containing: "/hang/").count == 1)
+    }
+
+    @Test("a sub-second idle timeout holds to the millisecond (URLSession would truncate 0.6 s to 0)")
+    func subSecondIdleTimeout() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline {
+            $0.idleTimeout = 0.6
+            $0.maxRetries = 0
+        }
+
+        // An answer after 0.3 s is in time
+        #expect(isTheImage(await outcome(pipeline, server.url("slow/0.3/a.png"))))
+
+        // Silence is not, and it fails after 0.6 s, not at once and not after a whole second
+        let started = ContinuousClock.now
+        let result = await outcome(pipeline, server.url("hang/forever.png"))
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        #expect(result == .failure(.timedOut))
+        #expect(elapsed >= 0.55 && elapsed < 1.0, "timed out after \(elapsed) s")
+    }
+
+    @Test("the timeout starts when a request is sent, not while it waits for a slot")
+    func timeoutStartsWhenSent() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        // One slot: the second load waits 1 s for it and then 1 s for its answer, the third waits
+        // 2 s. Each request, once sent, answers within 1 s, under the 1.5 s timeout; counted from
+        // the moment they were queued, the second and third would be over it.
+        let pipeline = makePipeline {
+            $0.maxConcurrentLoadsPerHost = 1
+            $0.idleTimeout = 1.5
+            $0.maxRetries = 0
+        }
+        let started = ContinuousClock.now
+
+        async let first = outcome(pipeline, server.url("slow/1/a.png"))
+        async let second = outcome(pipeline, server.url("slow/1/a.png?second"))
+        async let third = outcome(pipeline, server.url("img/3/a.png"))
+        let results = await [first, second, third]
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        for (index, result) in results.enumerated() {
+            #expect(isTheImage(result), "load \(index + 1): \(result)")
+        }
+        #expect(elapsed >= 1.9, "the slot limit was not kept: \(elapsed) s")
+        #expect(pipeline.statistics.peakInFlight == 1)
+    }
+
+    // MARK: - Coalescing and cancellation
+
+    @Test("twenty rows wanting one URL make one request, and all twenty rows get the image")
+    func twentyRowsOneRequest() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let recorder = ResultRecorder()
+        let pipeline = makePipeline { $0.notificationCenter = recorder.center }
+        let url = server.url("slow/0.2/a.png")
+
+        var tickets = Set<ImagePipeline.Ticket>()
+        for row in 0..<20 {
+            guard case .started(let ticket) = pipeline.load(request(url), priority: row) else {
+                Issue.record("a cold pipeline answered from its cache")
+                return
+            }
+            tickets.insert(ticket)
+        }
+
+        let results = recorder.wait(for: 20, seconds: 5)
+        #expect(results.count == 20)
+        #expect(Set(results.map(\.ticket)) == tickets)
+        #expect(results.allSatisfy { isTheImage($0.result) })
+        #expect(server.requests(containing: "/slow/0.2/a.png").count == 1)
+    }
+
+    @Test("a row scrolled away while two others want the same URL: one request, both rows drawn")
+    func rowScrolledAway() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let recorder = ResultRecorder()
+        let pipeline = makePipeline { $0.notificationCenter = recorder.center }
+        let url = server.url("slow/0.5/a.png")
+        guard case .started(let gone) = pipeline.load(request(url), priority: 0),
+            case .started(let b) = pipeline.load(request(url), priority: 1),
+            case .started(let c) = pipeline.load(request(url), priority: 2)
+        else {
+            Issue.record("a cold pipeline answered from its cache")
+            return
+        }
+
+        // When the first row scrolls away while the request is on the wire
+        #expect(server.waitForRequests(containing: "/slow/0.5/", count: 1) == 1)
+        pipeline.cancel(gone)
+
+        // Then the download goes on for the other two, and only they are told
+        let results = recorder.wait(for: 2, seconds: 5)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(Set(recorder.results.map(\.ticket)) == [b, c])
+        #expect(results.allSatisfy { isTheImage($0.result) })
+        #expect(server.requests(containing: "/slow/0.5/").count == 1)
+        #expect(pipeline.statistics.fetchesCancelled == 0)
+    }
+
+    @Test("no delivery after cancel returns: a waiting sibling is dropped, a running callback is waited for")
+    func noDeliveryAfterCancel() throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        let url = server.url("img/1/a.png")
+        let gates = Gates()
+
+        // Given two callbacks for one load; the first (delivered first) holds its thread until told
+        let first = pipeline.load(request(url), priority: 0) { _ in
+            gates.firstStarted.signal()
+            _ = gates.release.wait(timeout: .now() + 5)
+            gates.firstFinished.store(true)
+        }
+        let second = pipeline.load(request(url), priority: 0) { _ in
+            gates.secondCalls.withLock { $0 += 1 }
+            if gates.secondCancelled.load() { gates.lateDeliveries.withLock { $0 += 1 } }
+        }
+        let firstTicket = try #require(first)
+        let secondTicket = try #require(second)
+
+        // When the second is cancelled while the first callback runs (the answer is out)
+        #expect(gates.firstStarted.wait(timeout: .now() + 5) == .success)
+        pipeline.cancel(secondTicket)
+        gates.secondCancelled.store(true)
+
+        // And the first is cancelled from here while its callback is still running
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gates.release.signal() }
+        pipeline.cancel(firstTicket)
+
+        // Then cancel waited for the running callback, and the second never hears anything
+        #expect(gates.firstFinished.load(), "cancel returned while the callback was still running")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(gates.secondCalls.withLock { $0 } == 0)
+        #expect(gates.lateDeliveries.withLock { $0 } == 0)
+
+        // And a callback may cancel its own ticket without deadlocking
+        let reentrant = Mutex<ImagePipeline.Ticket?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let ticket = pipeline.load(request(server.url("img/2/a.png")), priority: 0) { _ in
+            if let own = reentrant.withLock({ $0 }) { pipeline.cancel(own) }
+            done.signal()
+        }
+        reentrant.withLock { $0 = ticket }
+        #expect(done.wait(timeout: .now() + 5) == .success)
+    }
+
+    @Test("cancel racing completion 1,000 times: never a callback after cancel returned, never two")
+    func cancelRacingCompletion() async throws {
+        let pipeline = makePipeline()
+        let base64 = Self.png.base64EncodedString()
+        // A distinct data: URL per load, so each is a fresh load (no memory-cache hit)
+        @Sendable func url(_ n: Int) -> URL { URL(string: "data:image/png;n=\(n);base64,\(base64)")! }
+
+        let report = await withCheckedContinuation { (continuation: CheckedContinuation<RaceReport, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Self.race(pipeline, count: 1000, url: url))
+            }
+        }
+
+        #expect(report.late == 0, "\(report.late) callbacks ran after cancel returned")
+        #expect(report.duplicates == 0)
+        // Both sides of the race were reached: some answers beat the cancel, some were dropped
+        #expect(report.delivered > 0 && report.dropped > 0, "\(report)")
+        #expect(pipeline.statistics.running == 0 && pipeline.statistics.queued == 0)
+    }
+
+    /// Loads `count` URLs and cancels each after a random pause spread around the usual time to
+    /// completion, from this thread while the pipeline delivers on its own.
+    static func race(_ pipeline: ImagePipeline, count: Int, url: (Int) -> URL) -> RaceReport {
+        // The usual time from load to callback, measured here
+        var latencies: [Duration] = []
+        for n in 0..<20 {
+            let done = DispatchSemaphore(value: 0)
+            let start = ContinuousClock.now
+            pipeline.load(ImageRequest(url: url(-1 - n), maxPixelWidth: 16, maxPixelHeight: 16), priority: 0) { _ in
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + 5)
+            latencies.append(ContinuousClock.now - start)
+        }
+        let typical = latencies.sorted()[latencies.count / 2]
+        var probes: [Probe] = []
+        for n in 0..<count {
+            let probe = Probe()
+            probes.append(probe)
+            let ticket = pipeline.load(ImageRequest(url: url(n), maxPixelWidth: 16, maxPixelHeight: 16), priority: 0) {
+                _ in
+                if probe.cancelReturned.load() { probe.late.store(true) }
+                // Stay a moment, so a cancel that does not wait for us would return meanwhile
+                let until = ContinuousClock.now + .microseconds(20)
+                while ContinuousClock.now < until {}
+                if probe.cancelReturned.load() { probe.late.store(true) }
+                probe.calls.withLock { $0 += 1 }
+            }
+            guard let ticket else { continue }
+            let pause = typical * Double.random(in: 0...2)
+            let until = ContinuousClock.now + pause
+            while ContinuousClock.now < until {}
+            pipeline.cancel(ticket)
+            probe.cancelReturned.store(true)
+        }
+        // Anything still to come would come now
+        Thread.sleep(forTimeInterval: 0.2)
+        var report = RaceReport()
+        for probe in probes {
+            let calls = probe.calls.withLock { $0 }
+            if probe.late.load() { report.late += 1 }
+            if calls > 1 { report.duplicates += 1 }
+            if calls == 0 { report.dropped += 1 } else { report.delivered += 1 }
+        }
+        return report
+    }
+
+    @Test("an async load in a task cancelled before it starts ends at once with .cancelled")
+    func cancelledTask() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        let url = server.url("slow/2/a.png")
+        let started = ContinuousClock.now
+
+        let task = Task { () -> Result<DecodedImage, ImagePipeline.Error> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await outcome(pipeline, url)
+        }
+        let result = await task.value
+
+        #expect(result == .failure(.cancelled))
+        #expect(Self.seconds(ContinuousClock.now - started) < 1.5)
+        #expect(pipeline.statistics.running == 0)
+    }
+}
+
+// MARK: - Helpers
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
+/// Collects `didFinishLoading` notifications (ticket and result) from a private center.
+final class ResultRecorder: Sendable {
+    struct Delivery: Sendable {
+        let ticket: ImagePipeline.Ticket
+        let result: Result<DecodedImage, ImagePipeline.Error>
+    }
+    let center = NotificationCenter()
+    private let list = Mutex<[Delivery]>([])
+
+    init() {
+        center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { [self] note in
+            guard let ticket = note.userInfo?[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket,
+                let result = note.userInfo?[ImagePipeline.NotificationKey.result]
+                    as? Result<DecodedImage, ImagePipeline.Error>
+            else { return }
+            list.withLock { $0.append(Delivery(ticket: ticket, result: result)) }
+        }
+    }
+
+    var results: [Delivery] { list.withLock { $0 } }
+
+    /// Waits until `count` deliveries came, or `seconds` passed.
+    func wait(for count: Int, seconds: Double) -> [Delivery] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline, results.count < count { usleep(2000) }
+        return results
+    }
+}
+
+/// Synchronisation points for `noDeliveryAfterCancel`.
+final class Gates: Sendable {
+    let firstStarted = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let firstFinished = Flag()
+    let secondCancelled = Flag()
+    let secondCalls = Mutex(0)
+    let lateDeliveries = Mutex(0)
+}
+
+/// One load of the race: whether cancel had returned, and what the callback saw.
+final class Probe: Sendable {
+    let cancelReturned = Flag()
+    let late = Flag()
+    let calls = Mutex(0)
+}
+
+struct RaceReport: Sendable, CustomStringConvertible {
+    var late = 0
+    var duplicates = 0
+    var delivered = 0
+    var dropped = 0
+    var description: String { "delivered \(delivered), dropped \(dropped), late \(late), twice \(duplicates)" }
+}

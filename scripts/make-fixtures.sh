@@ -1,0 +1,74 @@
+#!/bin/bash
+# Regenerates the image fixtures in Tests/Fixtures/images/ (committed; about 35 KB in all) with
+# ImageMagick 6 `convert` and the `vips` CLI (apt: imagemagick libvips-tools).
+#   scripts/make-fixtures.sh
+# The tests (Tests/ImagePipelineTests/FormatFixtureTests.swift, Tests/EndToEnd/test_render.py)
+# assert on the colours below, so keep them in step.
+#
+# "quad": 64x48, top-left red, top-right lime (0,255,0), bottom-left blue, bottom-right white.
+# Every orientation-N.jpg displays as quad once EXIF orientation N is applied (its stored pixels
+# are quad under the inverse transform), so a test can check the rendered corners.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=Tests/Fixtures/images
+mkdir -p "$OUT/bad"
+for tool in convert vips python3; do
+  command -v "$tool" >/dev/null || { echo "make-fixtures: $tool not found (apt-get install imagemagick libvips-tools)" >&2; exit 69; }
+done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# -strip: no timestamps or comments, so regenerating gives the same bytes.
+IM="convert -define png:exclude-chunks=date,time"
+
+$IM -size 32x24 xc:red -size 32x24 xc:lime +append \
+    \( -size 32x24 xc:blue -size 32x24 xc:white +append \) -append -strip "PNG24:$TMP/quad.png"
+
+# Colour spaces and bit depths.
+$IM "$TMP/quad.png" -colorspace CMYK -quality 95 -strip "$OUT/cmyk.jpg"
+$IM "$TMP/quad.png" -depth 16 -strip "PNG48:$OUT/rgb16.png"
+# Grey + alpha (PNG colour type 4): left half grey 128 opaque, right half transparent.
+$IM -size 32x48 xc:"gray(128)" -size 32x48 xc:none +append -colorspace Gray \
+    -define png:color-type=4 -strip "$OUT/grey-alpha.png"
+# Palette with tRNS (colour type 3): left half red, right half fully transparent.
+$IM -size 32x48 xc:red -size 32x48 xc:none +append -strip "PNG8:$OUT/palette-trns.png"
+# 1 bit per pixel (grey, colour type 0): left half black, right half white.
+$IM -size 32x48 xc:black -size 32x48 xc:white +append -colorspace Gray \
+    -define png:bit-depth=1 -define png:color-type=0 -strip "$OUT/bilevel.png"
+# Adam7-interlaced PNG and progressive JPEG of quad.
+$IM "$TMP/quad.png" -interlace PNG -strip "PNG24:$OUT/interlaced.png"
+$IM "$TMP/quad.png" -interlace JPEG -quality 95 -strip "$OUT/progressive.jpg"
+
+# BMP: libvips reads it through its ImageMagick module, which Vitrine loads on first need.
+$IM "$TMP/quad.png" "BMP3:$OUT/quad.bmp"
+
+# EXIF orientations: stored = inverse transform of quad, tag = N.
+inverse=( "" "" "-flop" "-rotate 180" "-flip" "-transpose" "-rotate 270" "-transverse" "-rotate 90" )
+for n in 1 2 3 4 5 6 7 8; do
+  # shellcheck disable=SC2086
+  $IM "$TMP/quad.png" ${inverse[$n]} -quality 95 -strip "$OUT/orientation-$n.jpg"
+  python3 scripts/set-exif-orientation.py "$OUT/orientation-$n.jpg" "$n"
+done
+
+# Animated GIF, 16x16: frames red, lime, blue (render shows the first).
+$IM -delay 20 -size 16x16 xc:red xc:lime xc:blue -loop 0 -strip "$OUT/animated.gif"
+
+# Odd height, tiny and extreme sizes.
+$IM -size 10x7 xc:red -size 10x7 xc:blue +append \( -size 20x8 xc:lime \) -append -strip "PNG24:$OUT/odd-height-20x15.png"
+$IM -size 1x1 xc:"rgb(255,128,0)" -strip "PNG24:$OUT/1x1.png"
+$IM -size 2000x1 xc:red -size 2000x1 xc:blue +append -strip "PNG24:$OUT/wide-4000x1.png"
+$IM -size 1x2000 xc:red -size 1x2000 xc:blue -append -strip "PNG24:$OUT/tall-1x4000.png"
+
+# A decompression bomb: 12,000 x 12,000 pixels (144 MP) in a few KB, 1 bit per pixel.
+# vips writes it line by line without holding it in memory.
+vips black "$TMP/black.v" 12000 12000
+vips pngsave "$TMP/black.v" "$OUT/huge-12000x12000.png" --bitdepth 1 --compression 9 --strip
+
+# Broken files, named for what they break.
+$IM -size 64x48 plasma:red-blue -seed 4 -quality 90 -strip "$TMP/photo.jpg" 2>/dev/null || \
+  $IM "$TMP/quad.png" -quality 90 -strip "$TMP/photo.jpg"
+head -c $(( $(stat -c %s "$TMP/photo.jpg") * 6 / 10 )) "$TMP/photo.jpg" > "$OUT/bad/truncated.jpg"
+printf '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body>Not Found</body></html>\n' \
+  > "$OUT/bad/html-as.png"
+: > "$OUT/bad/zero-bytes.png"
+
+du -cb "$OUT"/*.* "$OUT"/bad/* | tail -1
