@@ -51,6 +51,8 @@ let package = Package(
             resources: [.copy("../../Resources/demo")],
             swiftSettings: swiftSettings
         ),
+        // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
+        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline"], path: "Sources/vitrine-bench"),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
         .testTarget(

@@ -64,7 +64,7 @@ vips black "$TMP/black.v" 12000 12000
 vips pngsave "$TMP/black.v" "$OUT/huge-12000x12000.png" --bitdepth 1 --compression 9 --strip
 
 # Broken files, named for what they break.
-$IM -size 64x48 plasma:red-blue -seed 4 -quality 90 -strip "$TMP/photo.jpg" 2>/dev/null || \
+$IM -seed 4 -size 64x48 plasma:red-blue -quality 90 -strip "$TMP/photo.jpg" 2>/dev/null || \
   $IM "$TMP/quad.png" -quality 90 -strip "$TMP/photo.jpg"
 head -c $(( $(stat -c %s "$TMP/photo.jpg") * 6 / 10 )) "$TMP/photo.jpg" > "$OUT/bad/truncated.jpg"
 printf '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body>Not Found</body></html>\n' \

@@ -25,6 +25,12 @@ public enum ANSIWriter {
 
     /// `grid` as ANSI text for a terminal with `colorMode` (see the type's description).
     public static func string(for grid: CellGrid, colorMode: ColorMode) -> String {
+        String(decoding: bytes(for: grid, colorMode: colorMode), as: UTF8.self)
+    }
+
+    /// `grid` as the UTF-8 bytes of ``string(for:colorMode:)``, for writing straight to a file
+    /// descriptor (no String validation or copy).
+    public static func bytes(for grid: CellGrid, colorMode: ColorMode) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(grid.cells.count * (colorMode == .none ? 3 : 24) + grid.rows * 5)
         for row in 0..<grid.rows {
@@ -71,7 +77,7 @@ public enum ANSIWriter {
             }
             out.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// The SGR parameters (without `ESC[` and `m`) that select `color`.

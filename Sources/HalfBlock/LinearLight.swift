@@ -38,12 +38,19 @@ enum LinearLight {
     static let bucketCount = 4096
 
     /// `buckets[i]` is the nearest code for linear `i / 4096`, a lower bound for the whole bucket.
-    static let buckets: [UInt8] = (0..<4096).map { i in
-        let l = Float(i) / Float(4096)
+    /// Built in one pass (bucket starts and thresholds both increase), so it costs microseconds
+    /// at start-up, not the quarter-million comparisons of a search per bucket.
+    static let buckets: [UInt8] = {
+        var out = [UInt8]()
+        out.reserveCapacity(bucketCount)
         var v = 0
-        while v < 255 && l >= thresholds[v] { v += 1 }
-        return UInt8(v)
-    }
+        for i in 0..<bucketCount {
+            let l = Float(i) / Float(bucketCount)
+            while v < 255 && l >= thresholds[v] { v += 1 }
+            out.append(UInt8(v))
+        }
+        return out
+    }()
 
     /// Linear `l` to the nearest 8-bit sRGB code (clamped to 0...255; NaN gives 0).
     @inline(__always)

@@ -20,9 +20,11 @@ enum RenderCommand {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
         configuration.decodeConcurrency = 1
         let pipeline = ImagePipeline(configuration: configuration)
-        // Decode at four times the half-block grid: enough for the box filter to average in linear
-        // light, far less than the full image for large photos (shrink-on-load).
-        let request = ImageRequest(url: url, maxPixelWidth: box.0 * 4, maxPixelHeight: box.1 * 8)
+        // Decode at a few times the half-block grid (HalfBlockRenderer.decodeOversampling, chosen
+        // by measurement): enough for the box filter to average in linear light, far less than the
+        // full image for large photos (shrink-on-load).
+        let decodeBox = HalfBlockRenderer.decodeBox(columns: box.0, rows: box.1)
+        let request = ImageRequest(url: url, maxPixelWidth: decodeBox.width, maxPixelHeight: decodeBox.height)
         let result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
         let image: DecodedImage
         switch result {
@@ -34,15 +36,22 @@ enum RenderCommand {
             case .network, .timedOut, .httpStatus, .serverBusy: status = .unavailable
             default: status = .dataError
             }
-            throw Failure(status: status, message: "\(argument): \(error)")
+            throw Failure(status: status, message: "\(argument): \(message(for: error))")
         }
         let fitted = HalfBlockRenderer.fittedSize(
             imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
             maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
         let renderOptions = RenderOptions(colorMode: mode, background: options.background, cellAspect: cellAspect)
         let grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: renderOptions)
-        let text = ANSIWriter.string(for: grid, colorMode: mode)
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(for: grid, colorMode: mode)))
+    }
+
+    /// The one-line reason for a failed load; a refused pixel count says how far over it is.
+    static func message(for error: ImagePipeline.Error) -> String {
+        guard case .tooManyPixels(let width, let height, let limit) = error else { return "\(error)" }
+        func megapixels(_ n: Int) -> String { n % 1_000_000 == 0 ? "\(n / 1_000_000)" : String(format: "%.1f", Double(n) / 1e6) }
+        return "\(width) x \(height) pixels (\(megapixels(width * height)) megapixels) is over the limit of "
+            + "\(megapixels(limit)) megapixels; not decoded"
     }
 
     /// The colour mode when `--colors` is not given: none off a terminal unless COLORTERM says

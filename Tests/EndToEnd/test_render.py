@@ -1,0 +1,193 @@
+"""End-to-end tests of `vitrine render` on the image fixtures (Tests/Fixtures/images/, made by
+scripts/make-fixtures.sh): the real binary, its stdout decoded back into half-block pixels,
+its exit status and message, and its peak memory."""
+
+import os
+import re
+import subprocess
+import sys
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import REPO, E2ETestCase, binary  # noqa: E402
+
+FIXTURES = REPO / "Tests" / "Fixtures" / "images"
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+RED, LIME, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
+
+
+def run_render(*args, env=None):
+    """Runs `vitrine render ARGS`; returns (status, stdout text, stderr text, peak RSS in MB).
+    Output goes to temporary files so the process can be reaped with os.wait4, whose rusage
+    holds this one child's peak RSS."""
+    import tempfile
+    cmd = [binary(), "render"] + [str(a) for a in args]
+    environment = dict(os.environ, **(env or {}))
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=environment)
+        deadline = time.monotonic() + 60
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError("vitrine render %s did not finish in 60 s" % " ".join(map(str, args)))
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read().decode("utf-8"), err.read().decode("utf-8"), usage.ru_maxrss / 1024
+
+
+def decode(text):
+    """Half-block ANSI (truecolor, as `vitrine render` writes it) to rows of pixels: a list of
+    pixel rows, two per text line, each a list of (r, g, b) or None for the default colour."""
+    rows = []
+    for line in text.split("\n")[:-1]:
+        fg = bg = None
+        top, bottom = [], []
+        pos = 0
+        while pos < len(line):
+            m = SGR.match(line, pos)
+            if m:
+                params = [int(p) for p in m.group(1).split(";") if p] or [0]
+                i = 0
+                while i < len(params):
+                    p = params[i]
+                    if p == 0:
+                        fg = bg = None
+                    elif p == 39:
+                        fg = None
+                    elif p == 49:
+                        bg = None
+                    elif p in (38, 48) and params[i + 1] == 2:
+                        color = tuple(params[i + 2:i + 5])
+                        if p == 38:
+                            fg = color
+                        else:
+                            bg = color
+                        i += 4
+                    i += 1
+                pos = m.end()
+                continue
+            ch = line[pos]
+            if ch == "\u2580":
+                top.append(fg), bottom.append(bg)
+            elif ch == "\u2584":
+                top.append(bg), bottom.append(fg)
+            elif ch == " ":
+                top.append(bg), bottom.append(bg)
+            else:
+                raise AssertionError("unexpected glyph %r" % ch)
+            pos += 1
+        rows += [top, bottom]
+    return rows
+
+
+def nearest(color):
+    """Names a corner colour by its dominant channel: white, black, red, lime or blue. Tolerant
+    of JPEG noise and of CMYK ink colours (libvips converts CMYK through a press profile, so
+    pure cyan + magenta prints as a dark blue, 26,39,123, not 0,0,255)."""
+    if color is None:
+        return "default"
+    if min(color) > 200:
+        return "white"
+    if max(color) < 60:
+        return "black"
+    return ["red", "lime", "blue"][color.index(max(color))]
+
+
+def corners(pixels):
+    return [nearest(pixels[0][0]), nearest(pixels[0][-1]), nearest(pixels[-1][0]), nearest(pixels[-1][-1])]
+
+
+class RenderFixtureTests(E2ETestCase):
+
+    def render_ok(self, name, *args):
+        status, out, err, _ = run_render(FIXTURES / name, "--colors", "truecolor", *args)
+        self.assertEqual(status, 0, "%s: %s" % (name, err))
+        self.assertEqual(err, "")
+        return decode(out)
+
+    def test_orientations_display_upright(self):
+        for n in range(1, 9):
+            with self.subTest(orientation=n):
+                pixels = self.render_ok("orientation-%d.jpg" % n, "--size", "16x16")
+                # quad is 64x48: 16 columns by 6 rows (12 pixel rows), landscape whatever the tag
+                self.assertEqual((len(pixels[0]), len(pixels)), (16, 12))
+                self.assertEqual(corners(pixels), ["red", "lime", "blue", "white"])
+
+    def test_formats_show_quad(self):
+        for name in ["cmyk.jpg", "progressive.jpg", "rgb16.png", "interlaced.png", "quad.bmp"]:
+            with self.subTest(name=name):
+                pixels = self.render_ok(name, "--size", "8x8")
+                self.assertEqual((len(pixels[0]), len(pixels)), (8, 6))
+                self.assertEqual(corners(pixels), ["red", "lime", "blue", "white"])
+
+    def test_transparency_uses_the_terminal_background_or_the_chosen_one(self):
+        for name, left in [("palette-trns.png", RED), ("grey-alpha.png", (128, 128, 128))]:
+            with self.subTest(name=name):
+                pixels = self.render_ok(name, "--size", "8x8")
+                self.assertEqual(pixels[0][0], left)
+                self.assertIsNone(pixels[0][-1])        # SGR 49: the terminal's own background
+                pixels = self.render_ok(name, "--size", "8x8", "--background", "255,255,255")
+                self.assertEqual(pixels[0][-1], WHITE)
+
+    def test_animated_gif_shows_its_first_frame(self):
+        pixels = self.render_ok("animated.gif", "--size", "8x4")
+        self.assertEqual({c for row in pixels for c in row}, {RED})
+
+    def test_extreme_sizes(self):
+        pixels = self.render_ok("1x1.png", "--size", "80x24")
+        self.assertEqual((len(pixels[0]), len(pixels)), (48, 48))
+        self.assertEqual({c for row in pixels for c in row}, {(255, 128, 0)})
+        pixels = self.render_ok("wide-4000x1.png", "--size", "80x24")
+        self.assertEqual((len(pixels[0]), len(pixels)), (80, 2))
+        self.assertEqual((nearest(pixels[0][0]), nearest(pixels[0][-1])), ("red", "blue"))
+        pixels = self.render_ok("tall-1x4000.png", "--size", "80x24")
+        self.assertEqual((len(pixels[0]), len(pixels)), (1, 48))
+        self.assertEqual((nearest(pixels[0][0]), nearest(pixels[-1][0])), ("red", "blue"))
+        pixels = self.render_ok("odd-height-20x15.png", "--size", "20x20")
+        self.assertEqual((len(pixels[0]), len(pixels)), (20, 16))
+        self.assertEqual(corners(pixels), ["red", "blue", "lime", "lime"])
+
+    def test_no_colour_mode_has_no_escapes(self):
+        status, out, err, _ = run_render(FIXTURES / "orientation-1.jpg", "--size", "16x16", "--colors", "none")
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("\x1b", out)
+        self.assertEqual(len(out.splitlines()), 6)
+
+    def test_decompression_bomb_is_refused_quickly_in_little_memory(self):
+        start = time.monotonic()
+        status, out, err, rss = run_render(FIXTURES / "huge-12000x12000.png", "--size", "80x40")
+        elapsed = time.monotonic() - start
+        self.assertEqual(status, 65)                   # EX_DATAERR
+        self.assertEqual(out, "")
+        self.assertIn("12000 x 12000 pixels", err)
+        self.assertIn("limit", err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertLess(rss, 150, "peak RSS %.0f MB" % rss)   # peers use 0.6-1.5 GB on it
+        self.assertLess(elapsed, 5)
+
+    def test_broken_files_fail_with_a_reason(self):
+        cases = [
+            ("bad/truncated.jpg", 65, "corrupt image"),
+            ("bad/html-as.png", 65, "not an image (HTML page)"),
+            ("bad/zero-bytes.png", 65, "not an image (empty body)"),
+            ("no-such-file.png", 66, "no such file"),
+        ]
+        for name, code, reason in cases:
+            with self.subTest(name=name):
+                status, out, err, _ = run_render(FIXTURES / name)
+                self.assertEqual(status, code, err)
+                self.assertEqual(out, "")
+                self.assertIn(reason, err)
+                self.assertTrue(err.startswith("vitrine: "), err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Speed and memory of `vitrine render` against chafa, timg and catimg (docs/PERFORMANCE.md,
+# "Render speed"), on a 4000x3000 baseline JPEG, a 512x512 PNG and a 1x1 PNG, at 80x40 cells.
+#   scripts/bench-render.sh [TOOLS_DIR] [RUNS]
+#     TOOLS_DIR  holds peers.sh (default ../shared/tools beside the repo, or $VITRINE_SHARED_TOOLS)
+#     RUNS       interleaved runs per tool and image (default 11)
+#   VITRINE_BIN  the binary (default .build/release/vitrine; build with swift build -c release)
+# The 4000x3000 JPEG is cut from mate-backgrounds' Elephants_5640x3172.jpg with vips (centre
+# crop, baseline, quality 90) into a temporary folder. Needs: chafa timg catimg
+# mate-backgrounds libvips-tools, GNU time (/usr/bin/time).
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+TOOLS=${1:-${VITRINE_SHARED_TOOLS:-$REPO/../shared/tools}}
+RUNS=${2:-11}
+BIN=${VITRINE_BIN:-$REPO/.build/release/vitrine}
+fail() { echo "bench-render.sh: $*" >&2; exit 69; }
+[ -f "$TOOLS/peers.sh" ] || fail "peers.sh not found in '$TOOLS' (pass the shared tools folder as the first argument)"
+[ -x "$BIN" ] || fail "no vitrine binary at $BIN: run 'swift build -c release' or set VITRINE_BIN"
+[ -x /usr/bin/time ] || fail "GNU time not found at /usr/bin/time (apt-get install time)"
+for tool in chafa timg catimg vips; do command -v "$tool" >/dev/null || fail "$tool not installed"; done
+SRC=/usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg
+[ -f "$SRC" ] || fail "missing $SRC (apt-get install mate-backgrounds)"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+vips thumbnail "$SRC" "$TMP/photo-4000x3000.jpg[Q=90,strip]" 4000 --height 3000 --crop centre
+echo "<!-- scripts/bench-render.sh, $(date -u +%Y-%m-%d), $("$BIN" --version), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) -->"
+exec /usr/bin/python3 "$REPO/scripts/bench_render.py" --vitrine "$BIN" --tools "$TOOLS" --runs "$RUNS" \
+  "4000x3000 JPEG=$TMP/photo-4000x3000.jpg" \
+  "512x512 PNG=$REPO/Resources/demo/pictures/colour-wheel.png" \
+  "1x1 PNG=$REPO/Tests/Fixtures/images/1x1.png"
