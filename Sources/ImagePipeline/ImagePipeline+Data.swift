@@ -22,12 +22,28 @@ extension ImagePipeline {
 extension ImagePipeline {
     /// Like `fetchData`, with the response headers too (names lower-cased; empty for files and
     /// `data:` URLs), for galleries that page by a `Link` header.
+    ///
+    /// With a disk cache, an http(s) gallery's 2xx body is stored too (online it is always
+    /// fetched afresh, since a gallery changes), so `offline` can open it later from the cache.
     @discardableResult
     public func fetchResponse(
         for url: URL,
         completion: @escaping @Sendable (Result<(data: Data, headers: [String: String]), ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
-        dataLoader.loadResponse(for: url, validators: nil) { result in
+        let disk = DiskCache.isCacheable(url) ? diskCache : nil
+        if configuration.offline && DiskCache.isCacheable(url) {
+            let handle = CancellationFlag()
+            diskQueue.async {
+                guard let entry = disk?.entry(for: url) else { return completion(.failure(.notCached)) }
+                completion(handle.isCancelled ? .failure(.cancelled) : .success((data: entry.data, headers: [:])))
+            }
+            return handle
+        }
+        return dataLoader.loadResponse(for: url, validators: nil) { [diskQueue] result in
+            if let disk, case .success(let response) = result, !response.data.isEmpty {
+                let metadata = DiskCacheMetadata(url: DiskCache.normalisedKey(url), headers: response.headers, now: Date())
+                diskQueue.async { _ = disk.store(DiskCacheEntry(metadata: metadata, data: response.data), for: url) }
+            }
             completion(result.map { (data: $0.data, headers: $0.headers) })
         }
     }

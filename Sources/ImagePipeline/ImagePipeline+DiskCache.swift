@@ -17,15 +17,25 @@ extension ImagePipeline {
         _ request: ImageRequest, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
         let url = request.url
+        if configuration.offline && DiskCache.isCacheable(url) && diskCache == nil {
+            completion(.failure(.notCached))
+            return CancellationFlag()
+        }
         guard let disk = diskCache, DiskCache.isCacheable(url) else {
             state.withLock { $0.statistics.fetchesStarted += 1 }
             return dataLoader.loadData(for: url, completion: completion)
         }
         let handle = StagedCancellable()
-        let reload = request.reload
+        let skipRead = request.reload || !configuration.readsDiskCache
+        let offline = configuration.offline
         diskQueue.async { [self] in
-            let cached = reload ? nil : disk.entry(for: url)
+            let cached = skipRead && !offline ? nil : disk.entry(for: url)
             if handle.isCancelled { return completion(.failure(.cancelled)) }
+            if offline {
+                guard let cached else { return completion(.failure(.notCached)) }
+                state.withLock { $0.statistics.diskCacheHits += 1 }
+                return completion(.success(cached.data))
+            }
             if let cached, cached.metadata.isFresh(now: Date()) {
                 state.withLock { $0.statistics.diskCacheHits += 1 }
                 return completion(.success(cached.data))

@@ -53,6 +53,12 @@ public final class ImagePipeline: Sendable {
         public var diskCacheDirectory: URL?
         /// Disk cache size limit, in bytes (default 512 MiB); least recently used entries go first.
         public var diskCacheBytes: Int = 512 << 20
+        /// Read the disk cache (`--reload` turns it off for the session: every image is
+        /// downloaded again, and the new bytes are stored).
+        public var readsDiskCache = true
+        /// Use only the disk cache for http(s): stored bytes are used however old, and anything
+        /// not stored fails with `.notCached` without a request (`--offline`).
+        public var offline = false
 
         public init(memoryCacheBytes: Int? = nil) {
             let ram = Int(clamping: ProcessInfo.processInfo.physicalMemory)

@@ -25,6 +25,8 @@ extension ImagePipeline {
         case network(String)
         /// The URL's scheme is not http, https, file or data, or it is malformed.
         case unsupportedURL(String)
+        /// Offline, and the disk cache does not hold this URL.
+        case notCached
         /// The load was cancelled because nobody wanted it any more.
         case cancelled
 
@@ -41,6 +43,7 @@ extension ImagePipeline {
             case .file: return "cannot read file"
             case .network(let reason): return reason.count <= 24 ? reason : "network error"
             case .unsupportedURL: return "unsupported URL"
+            case .notCached: return "not cached (offline)"
             case .cancelled: return "cancelled"
             }
         }
@@ -71,6 +74,7 @@ extension ImagePipeline {
             case .file(let reason): return reason
             case .network(let reason): return "network error: \(reason)"
             case .unsupportedURL(let url): return "unsupported URL: \(url)"
+            case .notCached: return "not in the disk cache (offline)"
             case .cancelled: return "cancelled"
             }
         }

@@ -37,6 +37,9 @@ struct BrowseOptions: Equatable {
     var colors: ColorMode?
     /// Keep downloaded images in the disk cache (`--no-disk-cache` turns it off).
     var diskCache = true
+    /// Pipeline limits and cache behaviour from `--memory-cache`, `--disk-cache`, `--reload`,
+    /// `--offline`, `--max-per-host` and `--header`.
+    var loading = LoadingOptions()
     /// `--items`, `--title`, `--thumb`, `--image`, `--next`, `--preset`.
     var reading = GalleryReadOptions()
 }
@@ -164,6 +167,8 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 options.rowHeight = n
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
             case "--no-disk-cache": options.diskCache = false
+            case _ where LoadingOptions.flags.contains(arg):
+                try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(arg):
                 try options.reading.set(arg, try value(for: arg))
             default:
@@ -177,7 +182,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 }
 
 let helpText = """
-    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [--no-disk-cache] [MAPPING]
+    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [LOADING] [MAPPING]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default|checker]
            vitrine list GALLERY [--output tsv|json] [--pages N] [MAPPING]
            vitrine cache info|clear
@@ -192,9 +197,17 @@ let helpText = """
       --background B       render: what transparency shows: default, checker or R,G,B
       --output FORMAT      list: tsv (title, thumbnail URL, image URL) or json
       --pages N            list: read up to N pages, following the gallery's next-page links
-      --no-disk-cache      keep no downloaded images on disk (default: keep up to 512 MiB)
       -h, --help           show this help
       -V, --version        show the version
+
+    Loading:
+      --memory-cache SIZE  decoded thumbnails kept in memory (default: 1/16 of RAM, at most 256M)
+      --disk-cache SIZE    downloaded images kept on disk (default 512M); SIZE like 64M, 1G
+      --no-disk-cache      keep no downloaded images on disk
+      --reload             download every image again instead of reading the disk cache
+      --offline            use only the disk cache; rows it lacks say "not cached"
+      --max-per-host N     loads running at once against one host (default 6)
+      --header 'HOST: NAME: VALUE'  send a request header to HOST (repeatable), for tokens
 
     Mapping, for galleries of another shape (jq-like; try the paths with jq first):
       --items PATH         where the items are: .data.images[]

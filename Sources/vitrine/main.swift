@@ -44,6 +44,7 @@ do throws(Failure) {
         var configuration = ImagePipeline.Configuration()
         configuration.notificationCenter = center
         if options.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
+        options.loading.apply(to: &configuration)
         let pipeline = ImagePipeline(configuration: configuration)
         let first = try GallerySource.page(
             at: try GallerySource.url(for: argument), fetcher: PipelineGalleryFetcher(pipeline: pipeline),

@@ -154,3 +154,61 @@ struct DiskCachePipelineTests {
         #expect(pipeline.statistics.fetchesStarted == 1)
     }
 }
+
+@Suite("Offline and reload modes")
+struct OfflineModeTests {
+    let png = TestPNG.solid(width: 4, height: 4, [5, 6, 7, 255])
+
+    func makePipeline(directory: URL, offline: Bool = false, readsDiskCache: Bool = true) -> (ImagePipeline, ManualLoader) {
+        let loader = ManualLoader()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.diskCacheDirectory = directory
+        configuration.offline = offline
+        configuration.readsDiskCache = readsDiskCache
+        configuration.notificationCenter = NotificationCenter()
+        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-offline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("offline: stored images load with no request, missing ones fail as not cached")
+    func offline() async throws {
+        let dir = try temporaryDirectory()
+        let stored = URL(string: "http://127.0.0.1:9/stored.png")!
+        // Given an entry stored long ago (stale: offline still uses it)
+        let metadata = DiskCacheMetadata(url: DiskCache.normalisedKey(stored), headers: [:], now: Date(timeIntervalSince1970: 0))
+        #expect(DiskCache(directory: dir).store(DiskCacheEntry(metadata: metadata, data: png), for: stored))
+        let (pipeline, loader) = makePipeline(directory: dir, offline: true)
+        // When both rows load offline
+        let image = try await pipeline.image(for: ImageRequest(url: stored, maxPixelWidth: 4, maxPixelHeight: 4))
+        #expect(image.bitmap.width == 4)
+        do {
+            _ = try await pipeline.image(
+                for: ImageRequest(url: URL(string: "http://127.0.0.1:9/missing.png")!, maxPixelWidth: 4, maxPixelHeight: 4))
+            Issue.record("a missing image loaded offline")
+        } catch {
+            #expect(error == .notCached)
+            #expect(error.shortReason == "not cached (offline)")
+        }
+        // Then nothing was asked of the network
+        #expect(loader.requests.isEmpty)
+    }
+
+    @Test("reload: a fresh stored entry is not read, the image is downloaded again")
+    func reloadSkipsReads() async throws {
+        let dir = try temporaryDirectory()
+        let url = URL(string: "http://127.0.0.1:9/fresh.png")!
+        let metadata = DiskCacheMetadata(url: DiskCache.normalisedKey(url), headers: ["cache-control": "max-age=3600"], now: Date())
+        #expect(DiskCache(directory: dir).store(DiskCacheEntry(metadata: metadata, data: png), for: url))
+        let (pipeline, loader) = makePipeline(directory: dir, readsDiskCache: false)
+        let task = Task { try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)) }
+        while loader.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(loader.requests[0].validators == nil)
+        loader.requests[0].completion(.success(png))
+        #expect(try await task.value.bitmap.width == 4)
+    }
+}

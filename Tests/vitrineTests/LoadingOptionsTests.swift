@@ -1,0 +1,56 @@
+import ImagePipeline
+import Testing
+
+@testable import vitrine
+
+@Suite("Loading options on the command line")
+struct LoadingOptionsTests {
+    @Test("sizes take binary suffixes; nonsense is refused")
+    func byteSizes() {
+        #expect(ByteSize.parse("64M") == 64 << 20)
+        #expect(ByteSize.parse("1g") == 1 << 30)
+        #expect(ByteSize.parse("512KiB") == 512 << 10)
+        #expect(ByteSize.parse("500000") == 500_000)
+        #expect(ByteSize.parse("0") == 0)
+        #expect(ByteSize.parse("12Q") == nil)
+        #expect(ByteSize.parse("-5M") == nil)
+        #expect(ByteSize.parse("") == nil)
+        #expect(ByteSize.parse("99999999999999999999G") == nil)
+    }
+
+    @Test("browse flags reach the pipeline configuration")
+    func flagsApply() throws {
+        // Given a command line with every loading flag
+        let command = try parseArguments([
+            "gallery.json", "--memory-cache", "16M", "--disk-cache", "1G", "--reload", "--offline",
+            "--max-per-host", "2", "--header", "127.0.0.1:8080: Authorization: Bearer a:b",
+        ])
+        guard case .browse(let gallery, let options) = command else {
+            Issue.record("expected browse, got \(command)")
+            return
+        }
+        #expect(gallery == "gallery.json")
+        // When they are applied
+        var configuration = ImagePipeline.Configuration()
+        options.loading.apply(to: &configuration)
+        // Then the pipeline runs with them
+        #expect(configuration.memoryCacheBytes == 16 << 20)
+        #expect(configuration.diskCacheBytes == 1 << 30)
+        #expect(configuration.readsDiskCache == false)
+        #expect(configuration.offline == true)
+        #expect(configuration.maxConcurrentLoadsPerHost == 2)
+        #expect(configuration.headers == ["127.0.0.1": ["Authorization": "Bearer a:b"]])
+    }
+
+    @Test("bad values are usage errors (64) that say the expected form")
+    func badValues() {
+        for args in [["--memory-cache", "lots"], ["--max-per-host", "0"], ["--header", "no colon"], ["--disk-cache"]] {
+            do {
+                _ = try parseArguments(args)
+                Issue.record("\(args) parsed")
+            } catch {
+                #expect(error.status == .usage)
+            }
+        }
+    }
+}
