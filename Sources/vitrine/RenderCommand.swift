@@ -16,7 +16,7 @@ enum RenderCommand {
         let terminal = TerminalSize.current()
         let box = options.size ?? terminal.map { ($0.columns, max(1, $0.rows - 1)) } ?? (80, 24)
         let cellAspect = terminal?.cellAspect ?? 2.0
-        let mode = options.colors ?? defaultColorMode(environment: environment, isTerminal: isatty(1) == 1)
+        let mode = options.colors ?? defaultColorMode(environment: environment)
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
         configuration.decodeConcurrency = 1
         let pipeline = ImagePipeline(configuration: configuration)
@@ -54,16 +54,18 @@ enum RenderCommand {
             + "\(megapixels(limit)) megapixels; not decoded"
     }
 
-    /// The colour mode when `--colors` is not given: none off a terminal unless COLORTERM says
-    /// otherwise, else from COLORTERM and TERM, honouring NO_COLOR.
-    static func defaultColorMode(environment: [String: String], isTerminal: Bool) -> ColorMode {
+    /// The colour mode when `--colors` is not given, as the browser picks it, from the
+    /// environment alone (output piped to a file or `less -R` keeps the terminal's colours):
+    /// NO_COLOR gives none; COLORTERM=truecolor|24bit or a `-direct` TERM truecolor; a
+    /// `256color` TERM 256 colours; no TERM or `dumb` none; any other TERM 16 colours.
+    static func defaultColorMode(environment: [String: String]) -> ColorMode {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
         let colorterm = environment["COLORTERM"]?.lowercased() ?? ""
         if colorterm == "truecolor" || colorterm == "24bit" { return .truecolor }
         let term = environment["TERM"] ?? ""
         if term.hasSuffix("-direct") { return .truecolor }
         if term.contains("256color") { return .palette256 }
-        if term.isEmpty || term == "dumb" { return isTerminal ? .none : .truecolor }
+        if term.isEmpty || term == "dumb" { return .none }
         return .palette16
     }
 }
