@@ -20,7 +20,7 @@ public enum HelpOverlay {
     /// Key bindings shown by `?`, as (keys, what they do).
     public static let bindings: [(String, String)] = [
         ("↑ ↓ j k", "move"),
-        ("PgUp PgDn b Space", "page up / down"),
+        ("PgUp PgDn b Space ^B ^F", "page up / down"),
         ("^U ^D", "half page up / down"),
         ("Home End g G", "first / last"),
         ("Enter → l", "open the full view"),
@@ -28,8 +28,9 @@ public enum HelpOverlay {
         ("q Esc ← h", "back from the full view"),
         ("r", "retry the row, fresh download"),
         ("^L", "redraw"),
-        ("?", "this help"),
-        ("q / Q", "quit"),
+        ("? F1", "this help"),
+        ("q", "quit (from the table)"),
+        ("Q", "quit from anywhere"),
     ]
 
     public static func draw(on screen: Screen) {

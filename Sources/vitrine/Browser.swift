@@ -54,7 +54,7 @@ final class Browser {
             [inbox] in inbox.send(.page($0))
         }
         self.table = TableView(count: gallery.items.count + (pages.hasMore ? 1 : 0), rowHeight: rowHeight)
-        self.rows = RowLoader(urls: gallery.items.map { $0.thumbnailURL ?? $0.imageURL }, loader: pipeline)
+        self.rows = RowLoader(items: gallery.items, loader: pipeline)
         self.spinner = Spinner(unicode: screen.unicodeGlyphs)
     }
 
@@ -95,7 +95,7 @@ final class Browser {
         let moreRow = gallery.items.count
         if let items = pages.apply(outcome) {
             gallery.items += items
-            rows.append(items.map { $0.thumbnailURL ?? $0.imageURL })
+            rows.append(items)
             table.setCount(gallery.items.count + (pages.hasMore ? 1 : 0))
             needsFullRedraw = true
         } else {
@@ -291,6 +291,9 @@ final class Browser {
         case .idle, .loading:
             return RowContent(title: item.title, fileName: item.fileName, detail: "loading…", thumbnail: .loading)
         case .noImage:
+            if let problem = item.problem {
+                return RowContent(title: item.title, fileName: item.fileName, detail: "✗ \(problem)", thumbnail: .failed)
+            }
             return RowContent(title: item.title, fileName: item.fileName, detail: "no image URL", thumbnail: .none)
         case .failed(let error):
             return RowContent(title: item.title, fileName: item.fileName, detail: "✗ \(error.shortReason)", thumbnail: .failed)

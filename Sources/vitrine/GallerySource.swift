@@ -93,8 +93,19 @@ enum GallerySource {
 
     /// Fetches and reads the page at `url`, and works out the next page's URL (from the body,
     /// else the `Link` header).
-    static func page(at url: URL, fetcher: some GalleryFetching, reading: GalleryReadOptions) throws(Failure) -> Page {
+    /// - Parameter progress: whether a big gallery may show ``ReadingProgress`` on stderr (not
+    ///   for pages loaded while the browser is up).
+    static func page(
+        at url: URL, fetcher: some GalleryFetching, reading: GalleryReadOptions, progress: Bool = true
+    ) throws(Failure) -> Page {
+        var note = progress ? ReadingProgress(url: url, bytes: ReadingProgress.fileSize(url), stage: "reading") : nil
+        defer { note?.clear() }
         let response = try fetcher.fetch(url)
+        if let note {
+            note.show(stage: "parsing")
+        } else if progress {
+            note = ReadingProgress(url: url, bytes: response.data.count, stage: "parsing")
+        }
         do {
             let gallery = try GalleryReader.read(response.data, source: url, mapping: reading.mapping, preset: reading.preset)
             return Page(gallery: gallery, next: gallery.nextPageURL(after: url, linkHeader: response.linkHeader))
@@ -214,5 +225,46 @@ enum DemoGallery {
         throw Failure(
             status: .noInput,
             message: "demo gallery not found (looked in \(candidates.joined(separator: ", "))); pass a GALLERY")
+    }
+}
+
+/// A one-line note on stderr while a big gallery is read and parsed, since nothing else is
+/// drawn until it is (`reading g1m.json: 53 MB…`, then `parsing g1m.json: 53 MB…`), cleared
+/// once the gallery is read. Only for galleries over ``threshold`` bytes, and only when stderr
+/// is a terminal: logs and pipes get nothing.
+struct ReadingProgress {
+    /// Smaller galleries read in well under a second.
+    static let threshold = 8 << 20
+
+    private let label: String
+
+    /// Shows the note at `stage`; nil (nothing shown) when `bytes` is unknown or under the
+    /// threshold, or stderr is not a terminal.
+    init?(url: URL, bytes: Int?, stage: String, isTerminal: Bool = isatty(2) == 1) {
+        guard let bytes, bytes > Self.threshold, isTerminal else { return nil }
+        let name = url.isFileURL ? url.lastPathComponent : (url.lastPathComponent.isEmpty ? url.host ?? "gallery" : url.lastPathComponent)
+        label = "\(DisplayText.sanitize(name)): \((bytes + (1 << 19)) >> 20) MB…"
+        show(stage: stage)
+    }
+
+    /// Rewrites the line: "\r<stage> <name>: <size> MB…", the rest of the line erased.
+    func show(stage: String) {
+        Self.write("\r\(stage) \(label)\u{1B}[K")
+    }
+
+    /// Erases the line, leaving the cursor at its start.
+    func clear() {
+        Self.write("\r\u{1B}[K")
+    }
+
+    /// The size of a regular file behind a file: URL; nil otherwise.
+    static func fileSize(_ url: URL) -> Int? {
+        guard url.isFileURL, let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -13,8 +13,11 @@ struct ListOptions: Equatable {
 }
 
 /// `vitrine list GALLERY`: prints the items found, so a gallery's mapping can be checked
-/// without the TUI. TSV: title, thumbnail URL, image URL per line (tabs and newlines in titles
-/// are already folded to spaces by sanitising). JSON: an array of objects with those keys.
+/// without the TUI. TSV: title, thumbnail URL, image URL and problem per line, the problem
+/// empty unless the item's URL cannot be used ("file: URL in a gallery read over http"; its
+/// URLs are empty then); tabs and newlines in titles and problems are already folded to spaces
+/// by sanitising. JSON: an array of objects with keys title, thumbnail, image, and problem
+/// only for items that have one.
 ///
 /// With `--pages N`, up to N pages are read and printed as one list; when a later page fails,
 /// the items read so far are printed and then the failure is reported (with its status).
@@ -32,13 +35,24 @@ enum ListCommand {
         var text = ""
         switch output {
         case .tsv:
-            text.reserveCapacity(items.count * 96)
+            // Written in chunks: the whole list as one string, then as bytes, would cost a big
+            // gallery twice its listing in memory.
+            text.reserveCapacity(1 << 16)
             for item in items {
-                text += "\(item.title)\t\(item.thumbnailURL?.absoluteString ?? "")\t\(item.imageURL?.absoluteString ?? "")\n"
+                text += item.title
+                text += "\t" + (item.thumbnailURLString ?? "")
+                text += "\t" + (item.imageURLString ?? "")
+                text += "\t" + (item.problem ?? "") + "\n"
+                if text.utf8.count >= 1 << 16 {
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                    text.removeAll(keepingCapacity: true)
+                }
             }
         case .json:
             let objects: [[String: String]] = items.map {
-                ["title": $0.title, "thumbnail": $0.thumbnailURL?.absoluteString ?? "", "image": $0.imageURL?.absoluteString ?? ""]
+                var object = ["title": $0.title, "thumbnail": $0.thumbnailURLString ?? "", "image": $0.imageURLString ?? ""]
+                if let problem = $0.problem { object["problem"] = problem }
+                return object
             }
             guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]) else {
                 throw Failure(status: .software, message: "could not encode the item list")

@@ -62,7 +62,7 @@ final class PageLoader {
         let (send, fetcher, reading) = (self.send, self.fetcher, self.reading)
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(Failure) {
-                send(Outcome(url: url, result: .success(try GallerySource.page(at: url, fetcher: fetcher, reading: reading))))
+                send(Outcome(url: url, result: .success(try GallerySource.page(at: url, fetcher: fetcher, reading: reading, progress: false))))
             } catch {
                 send(Outcome(url: url, result: .failure(error)))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Gallery
 import ImagePipeline
 
 /// What the row loader needs from the image pipeline: the seam tests replace with a mock.
@@ -28,6 +29,7 @@ final class RowLoader {
         case loading(ImagePipeline.Ticket)
         case loaded(DecodedImage)
         case failed(ImagePipeline.Error)
+        /// Nothing to load: the item has no URL, or one that cannot be used (``problem(of:)``).
         case noImage
     }
 
@@ -36,35 +38,50 @@ final class RowLoader {
 
     private(set) var phases: [Phase]
     private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
-    private var urls: [URL?]
+    /// Row i's item: its thumbnail URL is kept as a string until the row is requested (a `URL`
+    /// per item would cost about 440 bytes each on a big gallery).
+    private var items: [GalleryItem]
     private let loader: any ImageLoading
     private var visible: Range<Int> = 0..<0
     private var rowsPerPage = 1
 
-    /// `urls[i]` is row i's thumbnail URL (nil: nothing to load).
-    init(urls: [URL?], loader: any ImageLoading) {
-        self.urls = urls
+    /// `items[i]` is row i's item; rows without a usable URL are `.noImage`.
+    init(items: [GalleryItem], loader: any ImageLoading) {
+        self.items = items
         self.loader = loader
-        self.phases = urls.map { $0 == nil ? .noImage : .idle }
+        self.phases = items.map { $0.hasURL ? .idle : .noImage }
+    }
+
+    /// `urls[i]` is row i's thumbnail URL (nil: nothing to load).
+    convenience init(urls: [URL?], loader: any ImageLoading) {
+        self.init(items: urls.map { GalleryItem(title: "", thumbnailURL: $0) }, loader: loader)
     }
 
     /// Adds rows at the end (a further gallery page arrived).
-    func append(_ more: [URL?]) {
-        urls += more
-        phases += more.map { $0 == nil ? .noImage : .idle }
+    func append(_ more: [GalleryItem]) {
+        items += more
+        phases += more.map { $0.hasURL ? .idle : .noImage }
+    }
+
+    /// Why row `row` has nothing to load when the gallery gave a URL that cannot be used
+    /// ("file: URL in a gallery read over http"); nil otherwise.
+    func problem(of row: Int) -> String? {
+        items[row].problem
     }
 
     /// Number of rows with a load in flight.
     var loadingCount: Int { ticketRows.count }
 
-    /// (loaded, loading, failed) row counts for the status line.
+    /// (loaded, loading, failed) row counts for the status line; a row whose URL cannot be
+    /// used counts as failed.
     var counts: (loaded: Int, loading: Int, failed: Int) {
         var loaded = 0
         var failed = 0
-        for phase in phases {
+        for (row, phase) in phases.enumerated() {
             switch phase {
             case .loaded: loaded += 1
             case .failed: failed += 1
+            case .noImage where items[row].problem != nil: failed += 1
             default: break
             }
         }
@@ -140,7 +157,7 @@ final class RowLoader {
     }
 
     private func start(_ row: Int, pixelBox: (width: Int, height: Int), reload: Bool) {
-        guard let url = urls[row] else {
+        guard let url = items[row].thumbnailURL else {
             phases[row] = .noImage
             return
         }

@@ -32,8 +32,15 @@ class ListTests(E2ETestCase):
                               stdin=subprocess.DEVNULL, env=env)
 
     def rows(self, result):
-        """TSV rows as (title, thumbnail, image) tuples."""
-        return [tuple(line.split("\t")) for line in result.stdout.splitlines()]
+        """TSV rows as (title, thumbnail, image) tuples; the fourth column (the row's problem)
+        must be there, and empty."""
+        out = []
+        for line in result.stdout.splitlines():
+            fields = line.split("\t")
+            self.assertEqual(len(fields), 4, "four TSV columns expected: %r" % line)
+            self.assertEqual(fields[3], "", "no problem expected: %r" % line)
+            out.append(tuple(fields[:3]))
+        return out
 
     def page_requests(self, server):
         """The page numbers of logged /paged/ requests, in order."""

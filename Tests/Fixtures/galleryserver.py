@@ -2,14 +2,18 @@
 """A loopback HTTP server for Vitrine's tests (Python 3 standard library only).
 
     galleryserver.py [--port N] [--root DIR] [--delay SECONDS] [--log FILE]
-                     [--max-seconds N] [--bind 127.0.0.1]
+                     [--log-times] [--max-seconds N] [--bind 127.0.0.1]
 
 Binds 127.0.0.1 only. Prints "PORT <n>" as the first stdout line (with
 --port 0 the port is picked by the OS). Exits by itself after --max-seconds
 (default 600). --delay sleeps before answering any request whose path does
 not end in .json or .plist (i.e. image requests). --log appends "METHOD PATH"
 (the raw request target, query included) per request, flushed at once.
-GET and HEAD only.
+--log-times (with --log) appends " T" (time.monotonic(), seconds) to that line
+and logs "END METHOD PATH T" when the answer is written, or
+"GONE METHOD PATH T" when the client closed the connection during --delay
+(the answer is then not sent); scripts/bench_pipeline.py counts requests in
+flight from these. GET and HEAD only.
 
 Routes (PATH is relative to --root; KEY is any word naming a counter):
   /PATH                          the file, with ETag, Last-Modified and
@@ -51,6 +55,8 @@ import email.utils
 import json
 import mimetypes
 import os
+import select
+import socket
 import struct
 import sys
 import threading
@@ -100,16 +106,52 @@ class Handler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET()
 
+    def log_line(self, prefix=""):
+        cfg = self.server.cfg
+        stamp = " %.6f" % time.monotonic() if cfg.log_times else ""
+        with LOCK:
+            cfg.log.write("%s%s %s%s\n" % (prefix, self.command, self.path, stamp))
+            cfg.log.flush()
+
     def do_GET(self):
         cfg = self.server.cfg
         if cfg.log:
-            with LOCK:
-                cfg.log.write("%s %s\n" % (self.command, self.path))
-                cfg.log.flush()
+            self.log_line()
+        if not (cfg.log and cfg.log_times):
+            return self.answer()
+        gone = False
+        try:
+            gone = self.answer()
+        finally:
+            self.log_line("GONE " if gone else "END ")
+
+    def client_gone(self, seconds):
+        """Waits `seconds`; True as soon as the client closes the connection."""
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if select.select([self.connection], [], [], left)[0]:
+                try:
+                    if not self.connection.recv(1, socket.MSG_PEEK):
+                        return True
+                except OSError:
+                    return True
+                time.sleep(left)  # bytes of a next request: just wait
+                return False
+
+    def answer(self):
+        cfg = self.server.cfg
         url = urlsplit(self.path)
         path = unquote(url.path)
         if cfg.delay and not path.endswith((".json", ".plist")):
-            time.sleep(cfg.delay)
+            if cfg.log_times:
+                if self.client_gone(cfg.delay):
+                    self.close_connection = True
+                    return True
+            else:
+                time.sleep(cfg.delay)
         parts = path.lstrip("/").split("/")
         head, n = parts[0], len(parts)
         try:
@@ -289,6 +331,8 @@ def main():
     ap.add_argument("--root", default=".", help="directory of files to serve (default: .)")
     ap.add_argument("--delay", type=float, default=0.0, help="seconds before answering image requests")
     ap.add_argument("--log", help="append 'METHOD PATH' per request to this file")
+    ap.add_argument("--log-times", action="store_true",
+                    help="with --log: add a monotonic time, log END/GONE per answer")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="exit after this long (default 600)")
     ap.add_argument("--bind", default="127.0.0.1", help="must be 127.0.0.1")
     cfg = ap.parse_args()

@@ -110,10 +110,28 @@ struct ExplicitMappingTests {
         #expect(e == .shape(source: "photos.json", keyPath: "results.photos[0].id", message: "not a URL string (found a number)"))
     }
 
-    @Test("a remote gallery may not map to file: URLs")
+    @Test("a remote gallery may not map to file: URLs (every item's row would fail: the gallery fails)")
     func fileURLFromRemote() throws {
         let e = error(mapping: try GalleryMapping(items: ".results.photos[]", image: #""file:///etc/\(.id)""#))
         #expect(e?.description == "photos.json: results.photos[0]: file: URL in a gallery read over http")
+    }
+
+    @Test("a mapping that gives one item an unusable URL fails that item only")
+    func oneUnusableMapped() throws {
+        let text = #"[{"id": 1, "u": "https://img.example.com/1.jpg"}, {"id": 2, "u": "file:///etc/passwd"}, {"id": 3, "u": "javascript:x"}]"#
+        let gallery = try read(text, mapping: try GalleryMapping(title: #""n\(.id)""#, image: ".u"))
+        #expect(gallery.items.map(\.title) == ["n1", "n2", "n3"])
+        #expect(gallery.items.map(\.problem) == [nil, "file: URL in a gallery read over http", "unsupported URL scheme 'javascript'"])
+        #expect(gallery.items[1].imageURL == nil)
+    }
+
+    @Test("an unusable --image replaces a guessed URL, and a usable one replaces an unusable guess")
+    func explicitOverridesGuess() throws {
+        let text = #"[{"url": "file:///etc/passwd", "big": "https://img.example.com/1.jpg"}, {"url": "https://img.example.com/2.jpg", "big": "javascript:x"}]"#
+        let gallery = try read(text, mapping: try GalleryMapping(image: ".big"))
+        #expect(gallery.items[0].problem == nil)
+        #expect(gallery.items[0].imageURLString == "https://img.example.com/1.jpg")
+        #expect(gallery.items[1].problem == "unsupported URL scheme 'javascript'")
     }
 
     @Test("--next alone keeps the detected format and sets the next page")

@@ -47,4 +47,18 @@ struct GalleryItemTests {
         #expect(gallery.items[19_999].title == "n19999")
         #expect(gallery.items[19_999].fileName == "19999.png")
     }
+
+    @Test("URLs are stored as strings and made on demand; a problem leaves no URL")
+    func strings() {
+        let item = GalleryItem(title: "a", thumbnail: nil, image: "https://images.example.com/a%20b.jpg")
+        #expect(item.thumbnailURLString == "https://images.example.com/a%20b.jpg")
+        #expect(item.thumbnailURL == URL(string: "https://images.example.com/a%20b.jpg"))
+        #expect(item.fileName == "a b.jpg")
+        var copy = item
+        copy.imageURL = URL(string: "https://images.example.com/c.jpg")
+        #expect(copy.imageURLString == "https://images.example.com/c.jpg")
+        let bad = GalleryItem(title: "", thumbnail: nil, image: nil, problem: "unsupported URL scheme 'javascript'\u{1B}[2J")
+        #expect(bad.problem == "unsupported URL scheme 'javascript'")
+        #expect(!bad.hasURL && bad.thumbnailURL == nil)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HalfBlock
+import Gallery
 import ImagePipeline
 import Testing
 
@@ -123,5 +124,36 @@ struct RowLoaderTests {
         if case .noImage = rows.phases[1] {} else { Issue.record("row 1 has no URL") }
         #expect(loader.requested.isEmpty)
         #expect(rows.loadingCount == 0)
+    }
+
+    @Test("a row whose URL cannot be used never loads, keeps its reason and counts as failed")
+    func problemRows() {
+        // Given a gallery whose middle item pointed at a local file from an http gallery
+        let loader = RecordingLoader()
+        let items = [
+            GalleryItem(title: "a", thumbnailURL: URL(string: "http://127.0.0.1:9/0.png")),
+            GalleryItem(title: "b", thumbnail: nil, image: nil, problem: "file: URL in a gallery read over http"),
+            GalleryItem(title: "c", thumbnailURL: nil),
+        ]
+        let rows = RowLoader(items: items, loader: loader)
+        // When all three are on screen
+        _ = rows.update(visible: 0..<3, rowsPerPage: 3, pixelBox: box)
+        // Then only row 0 is requested; row 1 has its reason, row 2 simply has no image
+        #expect(loader.requestedRows == [0])
+        if case .noImage = rows.phases[1] {} else { Issue.record("row 1 must not load") }
+        #expect(rows.problem(of: 1) == "file: URL in a gallery read over http")
+        #expect(rows.problem(of: 2) == nil)
+        #expect(rows.counts.failed == 1 && rows.counts.loading == 1)
+        // And a retry does not load it either
+        rows.retry(1, pixelBox: box)
+        #expect(loader.requestedRows == [0])
+    }
+
+    @Test("appended rows (a further page) load by their items' URLs, made only when requested")
+    func appendItems() {
+        let (rows, loader) = makeRows(2)
+        rows.append([GalleryItem(title: "x", thumbnail: "http://127.0.0.1:9/2.png", image: nil)])
+        _ = rows.update(visible: 0..<3, rowsPerPage: 3, pixelBox: box)
+        #expect(loader.requestedRows == [0, 1, 2])
     }
 }

@@ -17,14 +17,9 @@ enum CountriesPlist: FormatReader {
     static func matches(_ root: Node) -> Bool { ItemListFinder.hasTopLevelList(root) }
 
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
-        let elements = try ItemListFinder.find(in: root)
-        var builders: [(ItemBuilder, KeyPath)] = []
-        builders.reserveCapacity(elements.count)
-        for element in elements {
-            builders.append((try GenericItem.builder(element, context: context), element.path))
-        }
-        return try MappedGallery(
-            title: ItemListFinder.title(of: root), builders: builders, expected: "a url or image field"
-        )
+        try MappedGallery(
+            title: ItemListFinder.title(of: root), elements: try ItemListFinder.find(in: root),
+            expected: "a url or image field"
+        ) { element throws(MappingError) in try GenericItem.builder(element, context: context) }
     }
 }

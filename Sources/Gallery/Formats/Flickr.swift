@@ -35,8 +35,8 @@ enum Flickr: FormatReader {
             if !item.hasURL, let server = try photo.text("server"), let id = try photo.text("id"),
                let secret = try photo.text("secret") {
                 let base = "https://live.staticflickr.com/\(server)/\(id)_\(secret)"
-                item.thumbnail = try context.resolver.resolve(base + "_q.jpg", at: photo.path)
-                item.image = try context.resolver.resolve(base + "_b.jpg", at: photo.path)
+                item.thumbnail = context.resolver.resolve(base + "_q.jpg", at: photo.path)
+                item.image = context.resolver.resolve(base + "_b.jpg", at: photo.path)
             }
             builders.append((item, photo.path))
         }

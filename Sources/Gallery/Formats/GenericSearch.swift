@@ -16,13 +16,10 @@ enum GenericSearch: FormatReader {
             _ = try ItemListFinder.find(in: root)
             throw .unrecognized(found: ItemListFinder.describe(root.node))
         }
-        var builders: [(ItemBuilder, KeyPath)] = []
-        for element in list.elements ?? [] {
-            builders.append((try GenericItem.builder(element, context: context), element.path))
-        }
         return try MappedGallery(
-            title: ItemListFinder.title(of: root), builders: builders, expected: "a url, image or thumbnail field"
-        )
+            title: ItemListFinder.title(of: root), elements: list.elements ?? [],
+            expected: "a url, image or thumbnail field"
+        ) { element throws(MappingError) in try GenericItem.builder(element, context: context) }
     }
 
     /// The best-scoring array in the tree, or nil when none scores.

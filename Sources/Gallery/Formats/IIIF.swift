@@ -38,7 +38,7 @@ enum IIIF: FormatReader {
             if let picture, let url = try context.resolver.resolve(picture.member("id") ?? picture.member("@id")) {
                 item.images.append(Rendition(url: url, width: try picture.number("width"), height: try picture.number("height")))
                 if let service = serviceID(of: picture),
-                   let small = try context.resolver.resolve(service + "/full/200,/0/default.jpg", at: picture.path) {
+                   let small = context.resolver.resolve(service + "/full/200,/0/default.jpg", at: picture.path) {
                     item.thumbnails.append(Rendition(url: small, width: 200, height: nil))
                 }
             }
@@ -63,7 +63,7 @@ enum IIIF: FormatReader {
     }
 
     /// `thumbnail` as a string, an object, or an array of either.
-    private static func thumbnail(of canvas: Cursor, context: MappingContext) throws(MappingError) -> URL? {
+    private static func thumbnail(of canvas: Cursor, context: MappingContext) throws(MappingError) -> ResolvedURL? {
         guard var thumb = canvas.member("thumbnail") else { return nil }
         if let first = thumb.elements?.first { thumb = first }
         return try context.resolver.resolve(thumb)

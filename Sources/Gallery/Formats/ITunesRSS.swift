@@ -18,7 +18,7 @@ enum ITunesRSS: FormatReader {
 
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         guard let feed = try root.object("feed"), let entryNode = feed.member("entry") else { throw .empty }
-        let entries = entryNode.elements ?? [entryNode]
+        let entries = entryNode.elements.map(Array.init) ?? [entryNode]
         var builders: [(ItemBuilder, KeyPath)] = []
         for entry in entries {
             guard entry.node.object != nil else { throw entry.typeError("an object") }
@@ -40,7 +40,7 @@ enum ITunesRSS: FormatReader {
     /// `im:image` as an array, or a lone object.
     private static func imageList(_ entry: Cursor) throws(MappingError) -> [Cursor] {
         guard let images = entry.member("im:image") else { return [] }
-        if let list = images.elements { return list }
+        if let list = images.elements { return Array(list) }
         guard images.node.object != nil else { throw images.typeError("an array") }
         return [images]
     }

@@ -24,10 +24,16 @@ enum Imgur: FormatReader {
         for image in images ?? [] {
             guard image.node.object != nil else { throw image.typeError("an object") }
             var item = ItemBuilder(title: try image.text(anyOf: ["title", "description"]))
-            if let link = try context.resolver.resolve(image.member("link")) {
+            switch try context.resolver.resolve(image.member("link")) {
+            case .url(let string)?:
+                guard let link = URL(string: string) else { break }
                 let isVideo = ["mp4", "gifv", "webm"].contains(link.pathExtension.lowercased())
-                item.thumbnail = sized(link, suffix: "t")
-                item.image = isVideo ? sized(link, suffix: "h") : link
+                item.thumbnail = .url(sized(link, suffix: "t").absoluteString)
+                item.image = .url(isVideo ? sized(link, suffix: "h").absoluteString : string)
+            case let problem?:
+                item.image = problem
+            case nil:
+                break
             }
             builders.append((item, image.path))
         }

@@ -27,12 +27,12 @@ enum JSONFeed: FormatReader {
                 let mime = try attachment.string("mime_type") ?? ""
                 guard let raw = try attachment.string("url"),
                       mime.hasPrefix("image/") || ImageHeuristics.looksLikeImage(raw) else { continue }
-                item.image = try context.resolver.resolve(raw, at: attachment.path.appending("url"))
+                item.image = context.resolver.resolve(raw, at: attachment.path.appending("url"))
                 break
             }
             builders.append((item, entry.path))
         }
-        let next = try context.resolver.resolve(root.member("next_url")).map(NextPage.url)
+        let next = try context.resolver.pageURL(root.member("next_url")).map(NextPage.url)
         return try MappedGallery(
             title: try root.text("title"), builders: builders,
             expected: "image, banner_image or an image attachment", nextPage: next

@@ -40,7 +40,7 @@ enum Mastodon: FormatReader {
         return try MappedGallery(title: nil, builders: builders, expected: "preview_url or url")
     }
 
-    private static func rendition(_ url: URL, size: Cursor?) throws(MappingError) -> Rendition {
+    private static func rendition(_ url: ResolvedURL, size: Cursor?) throws(MappingError) -> Rendition {
         Rendition(url: url, width: try size?.number("width"), height: try size?.number("height"))
     }
 }

@@ -22,7 +22,7 @@ enum MediaWiki: FormatReader {
         guard let pagesNode = root.member(path: "query.pages") else { throw .empty }
         var pages: [Cursor]
         if let list = pagesNode.elements {
-            pages = list
+            pages = Array(list)
         } else if let object = pagesNode.node.object {
             pages = object.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
                 .compactMap { pagesNode.member($0) }

@@ -48,10 +48,10 @@ enum Reddit: FormatReader {
             }
         }
         if item.thumbnails.isEmpty, let thumb = try post.string("thumbnail"), thumb.hasPrefix("http") {
-            item.thumbnail = try url(thumb, at: post.path.appending("thumbnail"), context: context)
+            item.thumbnail = url(thumb, at: post.path.appending("thumbnail"), context: context)
         }
         if item.images.isEmpty, let link = try post.string("url"), ImageHeuristics.looksLikeImage(link) {
-            item.image = try url(link, at: post.path.appending("url"), context: context)
+            item.image = url(link, at: post.path.appending("url"), context: context)
         }
         return [(item, post.path)]
     }
@@ -86,13 +86,13 @@ enum Reddit: FormatReader {
     /// `{url|u, width|x, height|y}` with the URL unescaped.
     private static func rendition(_ c: Cursor?, urlKey: String, context: MappingContext) throws(MappingError) -> Rendition? {
         guard let c, let raw = try c.string(urlKey),
-              let u = try url(raw, at: c.path.appending(urlKey), context: context) else { return nil }
+              let u = url(raw, at: c.path.appending(urlKey), context: context) else { return nil }
         let width = try c.number(anyOf: ["width", "x"])
         let height = try c.number(anyOf: ["height", "y"])
         return Rendition(url: u, width: width, height: height)
     }
 
-    private static func url(_ raw: String, at path: KeyPath, context: MappingContext) throws(MappingError) -> URL? {
-        try context.resolver.resolve(HTMLEntities.unescape(raw), at: path)
+    private static func url(_ raw: String, at path: KeyPath, context: MappingContext) -> ResolvedURL? {
+        context.resolver.resolve(HTMLEntities.unescape(raw), at: path)
     }
 }

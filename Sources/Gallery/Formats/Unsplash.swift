@@ -27,7 +27,7 @@ enum Unsplash: FormatReader {
             guard photo.node.object != nil else { throw photo.typeError("an object") }
             var item = ItemBuilder(title: try photo.text(anyOf: ["description", "alt_description"]))
             let urls = try photo.object("urls")
-            var found: [URL] = []
+            var found: [ResolvedURL] = []
             for size in smallToLarge {
                 if let url = try context.resolver.resolve(urls?.member(size)) { found.append(url) }
             }

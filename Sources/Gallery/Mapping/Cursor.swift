@@ -30,8 +30,10 @@ struct Cursor {
     }
 
     /// The elements of this array, each with its index in the path; nil if not an array.
-    var elements: [Cursor]? {
-        node.array?.enumerated().map { Cursor($0.element, path: path.appending($0.offset)) }
+    /// Lazy: a cursor is made when an element is visited, not for all of them up front (a
+    /// 100,000-item gallery would hold 100,000 cursors and key paths at once).
+    var elements: CursorElements? {
+        node.array.map { CursorElements(nodes: $0, path: path) }
     }
 
     func shape(_ message: String) -> MappingError { .shape(path, message) }
@@ -62,7 +64,7 @@ struct Cursor {
     }
 
     /// The elements of the array at `key`. - Throws: if present but not an array.
-    func array(_ key: String) throws(MappingError) -> [Cursor]? {
+    func array(_ key: String) throws(MappingError) -> CursorElements? {
         guard let c = member(path: key) else { return nil }
         guard let elements = c.elements else { throw c.typeError("an array") }
         return elements
@@ -115,5 +117,29 @@ struct Cursor {
             return key.flatMap { o[$0] }.flatMap { text(of: $0) }
         default: return nil
         }
+    }
+}
+
+/// The elements of an array node as cursors, made on access (see ``Cursor/elements``).
+struct CursorElements: RandomAccessCollection, ExpressibleByArrayLiteral {
+    let nodes: [Node]
+    /// The array's own path; element `i` is at `path[i]`.
+    let path: KeyPath
+
+    init(nodes: [Node], path: KeyPath) {
+        self.nodes = nodes
+        self.path = path
+    }
+
+    /// `[]`: no elements (for `elements ?? []`).
+    init(arrayLiteral: Never...) {
+        self.init(nodes: [], path: .root)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { nodes.count }
+
+    subscript(index: Int) -> Cursor {
+        Cursor(nodes[index], path: path.appending(index))
     }
 }

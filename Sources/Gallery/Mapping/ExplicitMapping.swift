@@ -15,9 +15,9 @@ enum ExplicitMapping {
         let guessing = fields.count < 3
         var firstMiss: [GalleryMapping.Field: String] = [:]
         var matched: Set<GalleryMapping.Field> = []
-        var builders: [(ItemBuilder, KeyPath)] = []
-        builders.reserveCapacity(items.count)
-        for item in items {
+        let expected = fields.isEmpty ? "a url, image or thumbnail field" : "--image or --thumb to give a URL"
+        var read = 0
+        func builder(_ item: Cursor) throws(MappingError) -> ItemBuilder {
             var builder = guessing ? (try? GenericItem.builder(item, context: context)) ?? ItemBuilder() : ItemBuilder()
             for (field, expression) in fields {
                 let result = try PathEvaluator.evaluate(expression, at: item)
@@ -39,15 +39,24 @@ enum ExplicitMapping {
                 default: builder.image = try url(of: value, context: context)
                 }
             }
-            builders.append((builder, item.path))
+            read += 1
+            return builder
+        }
+        var built: MappedGallery?
+        do {
+            built = try MappedGallery(
+                title: ItemListFinder.title(of: root), elements: items, expected: expected, builder: builder)
+        } catch {
+            // An error reading an item stands; "no image URL" after reading them all is
+            // explained better by a field that matched nothing, when there is one.
+            if read < items.count || fields.allSatisfy({ matched.contains($0.0) }) { throw error }
         }
         for (field, expression) in fields where !matched.contains(field) {
             let miss = firstMiss[field] ?? "matched nothing"
             let scope = items.count == 1 ? "" : " (the same in all \(items.count) items)"
             throw .mapping(label(field, expression), miss + scope)
         }
-        let expected = fields.isEmpty ? "a url, image or thumbnail field" : "--image or --thumb to give a URL"
-        var mapped = try MappedGallery(title: ItemListFinder.title(of: root), builders: builders, expected: expected)
+        guard var mapped = built else { throw .empty }
         mapped.format = .mapped
         if let next = mapping.next { mapped.nextPage = try nextPage(root, expression: next, context: context) }
         return mapped
@@ -85,7 +94,10 @@ enum ExplicitMapping {
     static func nextPage(_ root: Cursor, expression: PathExpression, context: MappingContext) throws(MappingError) -> NextPage? {
         let result = try PathEvaluator.evaluate(expression, at: root)
         guard let value = result.values.first(where: \.isTruthy) else { return nil }
-        return try url(of: value, context: context).map(NextPage.url)
+        switch value {
+        case .text(let s, let path): return try context.resolver.pageURL(s, at: path).map(NextPage.url)
+        case .node(let c): return try context.resolver.pageURL(c).map(NextPage.url)
+        }
     }
 
     /// "--items .data.images[]"
@@ -103,9 +115,9 @@ enum ExplicitMapping {
         }
     }
 
-    private static func url(of value: PathValue, context: MappingContext) throws(MappingError) -> URL? {
+    private static func url(of value: PathValue, context: MappingContext) throws(MappingError) -> ResolvedURL? {
         switch value {
-        case .text(let s, let path): try context.resolver.resolve(s, at: path)
+        case .text(let s, let path): context.resolver.resolve(s, at: path)
         case .node(let c): try context.resolver.resolve(c)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One size of one picture, as a format lists it.
 struct Rendition: Equatable {
-    var url: URL
+    var url: ResolvedURL
     var width: Double?
     var height: Double?
 
@@ -30,22 +30,44 @@ struct ItemBuilder {
     var title: String?
     var htmlEscaped = false
     /// An explicit thumbnail, preferred over `thumbnails`.
-    var thumbnail: URL?
+    var thumbnail: ResolvedURL?
     /// An explicit full image, preferred over `images`.
-    var image: URL?
+    var image: ResolvedURL?
     /// Candidates for the thumbnail: the smallest wins.
     var thumbnails: [Rendition] = []
     /// Candidates for the full image: the largest wins.
     var images: [Rendition] = []
 
-    var hasURL: Bool { thumbnail != nil || image != nil || !thumbnails.isEmpty || !images.isEmpty }
+    /// True when the item names a picture and every URL it gives is usable.
+    var hasURL: Bool {
+        (thumbnail != nil || image != nil || !thumbnails.isEmpty || !images.isEmpty) && problem == nil
+    }
 
-    /// The item; its title falls back to the file name, then to "Item <index + 1>".
+    /// The first unusable URL among the item's, with where it was found: the item is kept,
+    /// without URLs, and its row fails with the message.
+    var problem: (path: KeyPath, message: String)? {
+        if case .problem(let path, let message)? = thumbnail { return (path, message) }
+        if case .problem(let path, let message)? = image { return (path, message) }
+        for list in [thumbnails, images] where !list.isEmpty {
+            for rendition in list {
+                if case .problem(let path, let message) = rendition.url { return (path, message) }
+            }
+        }
+        return nil
+    }
+
+    /// The item; its title falls back to the file name, then to "Item <index + 1>". An item
+    /// with a ``problem`` has no URLs and carries the message instead.
     func build(index: Int) -> GalleryItem {
-        let thumb = thumbnail ?? Rendition.smallest(thumbnails)?.url ?? Rendition.smallest(images)?.url
-        let full = image ?? Rendition.largest(images)?.url ?? Rendition.largest(thumbnails)?.url
         let raw = title.map { htmlEscaped ? HTMLEntities.unescape($0) : $0 } ?? ""
-        var item = GalleryItem(title: raw, thumbnailURL: thumb, imageURL: full)
+        var item: GalleryItem
+        if let problem {
+            item = GalleryItem(title: raw, thumbnail: nil, image: nil, problem: problem.message)
+        } else {
+            let thumb = thumbnail ?? Rendition.smallest(thumbnails)?.url ?? Rendition.smallest(images)?.url
+            let full = image ?? Rendition.largest(images)?.url ?? Rendition.largest(thumbnails)?.url
+            item = GalleryItem(title: raw, thumbnail: thumb?.string, image: full?.string)
+        }
         if item.title.isEmpty { item.title = "Item \(index + 1)" }
         return item
     }
@@ -61,18 +83,53 @@ struct MappedGallery {
 
     /// Builds the items and applies the common rules.
     ///
-    /// - Throws: ``MappingError/empty`` for no items; a shape error at the first item's path
-    ///   when not one item has a picture (a single picture-less item among others is kept, and
-    ///   the UI shows "no image" for it).
+    /// - Throws: ``MappingError/empty`` for no items; when not one item has a usable picture,
+    ///   a shape error: the first unusable URL's problem at its path, else "no image URL" at the
+    ///   first item's path. Picture-less items, and items with an unusable URL, among usable
+    ///   ones are kept: the UI shows "no image" or the problem on their rows.
     init(
         title: String?, builders: [(ItemBuilder, KeyPath)], expected: String, nextPage: NextPage? = nil
     ) throws(MappingError) {
         guard let first = builders.first else { throw .empty }
         guard builders.contains(where: { $0.0.hasURL }) else {
+            if let problem = builders.lazy.compactMap({ $0.0.problem }).first {
+                throw .shape(problem.path, problem.message)
+            }
             throw .shape(first.1, "no image URL (expected \(expected))")
         }
         self.title = title
         self.items = builders.enumerated().map { $0.element.0.build(index: $0.offset) }
+        self.nextPage = nextPage
+    }
+
+    /// Builds one item per element as it goes, with the same rules as
+    /// ``init(title:builders:expected:nextPage:)``, without holding every element's builder
+    /// and cursor at once (the path of big galleries: plain arrays, the generic search,
+    /// explicit mappings).
+    init(
+        title: String?, elements: some Collection<Cursor>, expected: String, nextPage: NextPage? = nil,
+        builder: (Cursor) throws(MappingError) -> ItemBuilder
+    ) throws(MappingError) {
+        guard let first = elements.first else { throw .empty }
+        var items: [GalleryItem] = []
+        items.reserveCapacity(elements.count)
+        var usable = false
+        var firstProblem: (path: KeyPath, message: String)?
+        for element in elements {
+            let item = try builder(element)
+            if item.hasURL {
+                usable = true
+            } else if firstProblem == nil, let problem = item.problem {
+                firstProblem = problem
+            }
+            items.append(item.build(index: items.count))
+        }
+        guard usable else {
+            if let firstProblem { throw .shape(firstProblem.path, firstProblem.message) }
+            throw .shape(first.path, "no image URL (expected \(expected))")
+        }
+        self.title = title
+        self.items = items
         self.nextPage = nextPage
     }
 }

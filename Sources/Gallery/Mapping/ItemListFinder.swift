@@ -12,7 +12,7 @@ enum ItemListFinder {
     ]
 
     /// - Throws: `.empty` for an empty list, `.unrecognized` when there is no list.
-    static func find(in root: Cursor) throws(MappingError) -> [Cursor] {
+    static func find(in root: Cursor) throws(MappingError) -> CursorElements {
         if let elements = root.elements {
             guard !elements.isEmpty else { throw .empty }
             guard elements.contains(where: { GenericItem.score($0.node) > 0 || $0.node.object != nil }) else {

@@ -7,7 +7,8 @@ enum JSONParser {
     ///   fault (Foundation limits such as nesting depth), Foundation's own message and, when it
     ///   gives one, its byte offset.
     static func parse(_ data: Data, source: String) throws(GalleryError) -> Node {
-        guard let utf8 = TextEncoding.utf8(data).map({ Data($0) }) else {
+        // Rebased only when it is a slice: a copy of a big gallery costs its size again.
+        guard let utf8 = TextEncoding.utf8(data).map({ $0.startIndex == 0 ? $0 : Data($0) }) else {
             throw .syntax(source: source, line: nil, column: nil, message: "not valid UTF-16 or UTF-32 text")
         }
         // Well-formed input takes the direct path; anything it refuses goes through Foundation,

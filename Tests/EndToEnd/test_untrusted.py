@@ -1,0 +1,182 @@
+"""End-to-end tests of untrusted gallery content: items whose URL cannot be used fail on their
+own row (in `vitrine list` and in the browser) instead of failing the whole gallery.
+
+Run with `python3 Tests/EndToEnd/run.py -k Untrusted` (the binary comes from $VITRINE_BIN,
+default <repo>/.build/release/vitrine).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import E2ETestCase, binary, find_row, link_demo, write_json  # noqa: E402
+
+# (title, url, problem when the gallery is read over http)
+BAD_ITEMS = [
+    ("Local file", "file:///etc/passwd", "file: URL in a gallery read over http"),
+    ("No host", "http:///x.png", "not a valid URL: 'http:///x.png'"),
+    ("Script", "javascript:alert(1)", "unsupported URL scheme 'javascript'"),
+]
+
+
+class UntrustedListTests(E2ETestCase):
+    def setUp(self):
+        super().setUp()
+        self.root = self.tmp / "root"
+        self.root.mkdir()
+        link_demo(self.root, "flags/fr.png")
+
+    def list(self, *args):
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache), LANG="C.UTF-8")
+        return subprocess.run([binary(), "list", *args], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, env=env)
+
+    def write_mixed(self):
+        items = [{"title": "Good", "url": "flags/fr.png"}]
+        items += [{"title": t, "url": u} for t, u, _ in BAD_ITEMS]
+        items += [{"title": "Protocol-relative", "url": "//127.0.0.1:9/p.png"}, {"title": "Empty", "url": ""}]
+        write_json(self.root / "mixed.json", items)
+
+    def test_bad_rows_are_listed_with_their_problem_over_http(self):
+        self.write_mixed()
+        server = self.serve(self.root)
+        r = self.list(server.url("mixed.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertTrue(all(len(row) == 4 for row in rows), r.stdout)
+        self.assertEqual(rows[0], ["Good", server.url("flags/fr.png"), server.url("flags/fr.png"), ""])
+        for (title, _, problem), row in zip(BAD_ITEMS, rows[1:4]):
+            self.assertEqual(row, [title, "", "", problem])
+        # A protocol-relative URL takes the gallery's scheme; an empty one is simply missing.
+        self.assertEqual(rows[4], ["Protocol-relative", "http://127.0.0.1:9/p.png", "http://127.0.0.1:9/p.png", ""])
+        self.assertEqual(rows[5], ["Empty", "", "", ""])
+        # Nothing on stderr: row problems are data, not errors.
+        self.assertEqual(r.stderr, "")
+
+    def test_json_output_has_a_problem_key_only_where_there_is_one(self):
+        self.write_mixed()
+        server = self.serve(self.root)
+        r = self.list(server.url("mixed.json"), "--output", "json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        items = json.loads(r.stdout)
+        self.assertNotIn("problem", items[0])
+        self.assertEqual(items[1], {"title": "Local file", "thumbnail": "", "image": "",
+                                    "problem": "file: URL in a gallery read over http"})
+        self.assertEqual([i.get("problem") for i in items[1:4]], [p for _, _, p in BAD_ITEMS])
+
+    def test_a_local_gallery_may_point_at_local_files(self):
+        write_json(self.root / "local.json", [{"title": "Mine", "url": "file:///etc/hostname"},
+                                              {"title": "CDN", "url": "//cdn.example.com/a.png"}])
+        r = self.list(str(self.root / "local.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertEqual(rows[0], ["Mine", "file:///etc/hostname", "file:///etc/hostname", ""])
+        # No scheme to inherit: the row says so rather than making a file URL on another host.
+        self.assertEqual(rows[1], ["CDN", "", "", "protocol-relative URL '//cdn.example.com/a.png' in a local gallery"])
+
+    def test_relative_urls_in_a_data_gallery_are_row_problems(self):
+        gallery = json.dumps([{"title": "Abs", "url": "http://127.0.0.1:9/a.png"}, {"title": "Rel", "url": "x.png"}])
+        from urllib.parse import quote
+        r = self.list("data:application/json," + quote(gallery))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertEqual(rows[1], ["Rel", "", "", "relative URL 'x.png' in a gallery without a base (data:)"])
+
+    def test_a_gallery_with_no_usable_item_still_fails(self):
+        write_json(self.root / "bad.json", [{"title": t, "url": u} for t, u, _ in BAD_ITEMS])
+        server = self.serve(self.root)
+        r = self.list(server.url("bad.json"))
+        self.assertEqual(r.returncode, 65, r.stderr)
+        self.assertEqual(r.stderr.strip(), "vitrine: bad.json: [0].url: file: URL in a gallery read over http")
+        self.assertEqual(r.stdout, "")
+
+
+class UntrustedBrowserTests(E2ETestCase):
+    def test_a_bad_row_shows_the_failure_glyph_and_its_reason(self):
+        root = self.tmp / "root"
+        root.mkdir()
+        link_demo(root, "flags/fr.png")
+        write_json(root / "gallery.json", [{"title": "Good", "url": "flags/fr.png"},
+                                           {"title": "Sneaky", "url": "file:///etc/passwd"},
+                                           {"title": "Script", "url": "javascript:alert(1)"}])
+        server = self.serve(root)
+        term = self.launch([server.url("gallery.json")])
+        self.wait_started(term)
+        lines = self.wait_settled(term)
+        text = "\n".join(lines)
+        y = find_row(lines, "Sneaky")
+        self.assertIsNotNone(y, text)
+        detail = "\n".join(lines[y:y + 3])
+        self.assertIn("✗ file: URL in a gallery read over http", detail, text)
+        self.assertIn("✗ unsupported URL scheme 'javascript'", text)
+        # Both count as failed; nothing local was asked for.
+        self.assertRegex(lines[-1], r"loaded 1 · loading 0 · failed 2")
+        self.assertTrue(all("passwd" not in req for req in server.requests()))
+
+
+class BigGalleryProgressTests(E2ETestCase):
+    """A gallery over 8 MB gets a one-line note on stderr while it is read and parsed, when
+    stderr is a terminal; the line is erased once the gallery is read."""
+
+    def write_big(self, name, megabytes):
+        path = self.tmp / name
+        filler = "x" * (megabytes << 20)
+        write_json(path, [{"title": "A", "url": "a.png", "notes": filler}, {"title": "B", "url": "b.png"}])
+        return path
+
+    def run_with_tty_stderr(self, *args):
+        import pty
+        master, slave = pty.openpty()
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache), LANG="C.UTF-8")
+        try:
+            proc = subprocess.Popen([binary(), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=slave, env=env)
+            os.close(slave)
+            out, _ = proc.communicate(timeout=60)
+            err = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the other side is closed
+                    break
+                if not chunk:
+                    break
+                err += chunk
+        finally:
+            os.close(master)
+        return proc.returncode, out.decode(), err.decode()
+
+    def test_progress_is_shown_then_erased_on_a_terminal(self):
+        big = self.write_big("big.json", 9)
+        status, out, err = self.run_with_tty_stderr("list", str(big))
+        self.assertEqual(status, 0, err)
+        self.assertEqual([l.split("\t")[0] for l in out.splitlines()], ["A", "B"])
+        self.assertEqual(err, "\rreading big.json: 9 MB…\x1b[K\rparsing big.json: 9 MB…\x1b[K\r\x1b[K")
+
+    def test_no_progress_for_small_galleries_or_without_a_terminal(self):
+        small = self.write_big("small.json", 1)
+        status, _, err = self.run_with_tty_stderr("list", str(small))
+        self.assertEqual((status, err), (0, ""))
+        big = self.write_big("big.json", 9)
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache), LANG="C.UTF-8")
+        r = subprocess.run([binary(), "list", str(big)], capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL, env=env)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def test_a_failure_after_the_note_starts_on_a_clean_line(self):
+        big = self.tmp / "broken.json"
+        big.write_text('[{"title": "a", "url": "a.png", "notes": "' + "x" * (9 << 20) + '"}, }]')
+        status, _, err = self.run_with_tty_stderr("list", str(big))
+        self.assertEqual(status, 65, err)
+        self.assertTrue(err.startswith("\rreading broken.json: 9 MB…"), repr(err[:80]))
+        # The note is erased before the error is printed.
+        self.assertIn("\r\x1b[Kvitrine: broken.json:1:", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
