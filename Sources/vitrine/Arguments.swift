@@ -195,7 +195,7 @@ let helpText = """
       --colors MODE        truecolor, 256, 16 or none (default: what the terminal offers)
       --size COLSxROWS     render: box to fit the image in (default: the terminal, or 80x24)
       --background B       render: what transparency shows: default, checker or R,G,B
-      --output FORMAT      list: tsv (title, thumbnail URL, image URL) or json
+      --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help
       -V, --version        show the version

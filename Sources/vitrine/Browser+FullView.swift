@@ -112,18 +112,38 @@ extension Browser {
                 fullView = view
             }
             screen.draw(grid, y: (height - grid.rows) / 2, x: (screen.columns - grid.columns) / 2)
-        case .loading, .idle:
+        case .loading, .idle, .evicted:
             screen.put(spinner.glyph, y: height / 2, x: screen.columns / 2 - 5, foreground: .terminalDefault, background: .terminalDefault, role: .spinner)
             screen.text("loading…", y: height / 2, x: screen.columns / 2 - 3, width: 12, role: .spinner)
         case .failed(let error):
             let text = "✗ \(error)"
             screen.text(text, y: height / 2, x: max(0, (screen.columns - DisplayWidth.width(text)) / 2), width: screen.columns, role: .error)
         case .noImage:
-            screen.text("no image URL", y: height / 2, x: max(0, screen.columns / 2 - 6), width: 12, role: .dim)
+            // An item whose URL was refused says why; one without any URL says so.
+            let text = item.problem.map { "✗ \($0)" } ?? "no image URL"
+            let role: Screen.Role = item.problem == nil ? .dim : .error
+            screen.text(text, y: height / 2, x: max(0, (screen.columns - DisplayWidth.width(text)) / 2), width: screen.columns, role: role)
         }
         let url = (item.imageURL ?? item.thumbnailURL)?.absoluteString ?? ""
-        StatusLine.draw(
-            on: screen, left: " \(item.title)  \(size)  \(url)",
-            right: "\(view.index + 1)/\(gallery.items.count)  n/p q")
+        let right = "\(view.index + 1)/\(gallery.items.count)  n/p q"
+        // Title and size first; the URL gets what is left, cut in the middle so the file name
+        // at its end stays visible.
+        let head = " \(item.title)  \(size.isEmpty ? "" : size + "  ")"
+        let room = screen.columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
+        StatusLine.draw(on: screen, left: head + Self.middleTruncated(url, columns: room), right: right)
+    }
+
+    /// `text` cut to `columns` by replacing its middle with "…" (URLs: keep host and file name).
+    static func middleTruncated(_ text: String, columns: Int) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count > columns else { return text }
+        guard columns > 3 else { return "" }
+        let tail = (columns - 1) * 2 / 3
+        let head = columns - 1 - tail
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[0..<head])
+        out.append("…")
+        out.append(contentsOf: scalars[(scalars.count - tail)...])
+        return String(out)
     }
 }

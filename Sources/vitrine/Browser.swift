@@ -83,6 +83,11 @@ final class Browser {
         guard fullView == nil else { return }
         let changed = rows.update(visible: table.visibleRows, rowsPerPage: table.rowsPerPage, pixelBox: thumbnailPixelBox)
         dirtyRows.formUnion(changed)
+        // Half-block art goes with the bitmap: only rows that hold one keep their grid.
+        for row in changed {
+            if case .loaded = rows.phases[row] { continue }
+            thumbnails[row] = nil
+        }
         // Near the end of what is loaded: fetch the next page (a failed page waits for `r`).
         if case .ready = pages.state, table.visibleRows.upperBound + table.rowsPerPage >= gallery.items.count {
             pages.loadNext()
@@ -268,9 +273,14 @@ final class Browser {
         let (loaded, loading, failed) = rows.counts
         let total = "\(gallery.items.count)\(pages.hasMore ? "+" : "")"
         let position = gallery.items.isEmpty ? "0/\(total)" : "\(min(table.selected + 1, gallery.items.count))/\(total)"
-        StatusLine.draw(
-            on: screen, left: " \(gallery.name)  \(position)",
-            right: "loaded \(loaded) · loading \(loading) · failed \(failed)  ? help")
+        let counts = "loaded \(loaded) · loading \(loading) · failed \(failed)  ? help"
+        let left = " \(gallery.name)  \(position)"
+        if DisplayWidth.width(left) + DisplayWidth.width(counts) + 2 <= screen.columns {
+            StatusLine.draw(on: screen, left: left, right: counts)
+        } else {
+            // Narrow: the position first, then the counts in short (✓ loaded, … loading, ✗ failed).
+            StatusLine.draw(on: screen, left: " \(position) \(gallery.name)", right: "✓\(loaded) …\(loading) ✗\(failed)")
+        }
     }
 
     func content(for row: Int) -> RowContent {
@@ -288,7 +298,7 @@ final class Browser {
         }
         let item = gallery.items[row]
         switch rows.phases[row] {
-        case .idle, .loading:
+        case .idle, .loading, .evicted:
             return RowContent(title: item.title, fileName: item.fileName, detail: "loading…", thumbnail: .loading)
         case .noImage:
             if let problem = item.problem {

@@ -54,7 +54,7 @@ enum ListCommand {
                 if let problem = $0.problem { object["problem"] = problem }
                 return object
             }
-            guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]) else {
+            guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
                 throw Failure(status: .software, message: "could not encode the item list")
             }
             text = String(decoding: data, as: UTF8.self) + "\n"

@@ -28,6 +28,10 @@ final class RowLoader {
         case idle
         case loading(ImagePipeline.Ticket)
         case loaded(DecodedImage)
+        /// Was loaded; its bitmap was let go when the row went more than a page away, so memory
+        /// stays bounded by the memory cache however far one scrolls (the cache may still hold
+        /// it: coming back is then instant). Counts as loaded.
+        case evicted(sourceWidth: Int, sourceHeight: Int)
         case failed(ImagePipeline.Error)
         /// Nothing to load: the item has no URL, or one that cannot be used (``problem(of:)``).
         case noImage
@@ -38,6 +42,8 @@ final class RowLoader {
 
     private(set) var phases: [Phase]
     private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
+    /// Rows holding a bitmap (`.loaded`), to let go of those that go far away.
+    private var loadedRows = Set<Int>()
     /// Row i's item: its thumbnail URL is kept as a string until the row is requested (a `URL`
     /// per item would cost about 440 bytes each on a big gallery).
     private var items: [GalleryItem]
@@ -79,7 +85,7 @@ final class RowLoader {
         var failed = 0
         for (row, phase) in phases.enumerated() {
             switch phase {
-            case .loaded: loaded += 1
+            case .loaded, .evicted: loaded += 1
             case .failed: failed += 1
             case .noImage where items[row].problem != nil: failed += 1
             default: break
@@ -108,10 +114,20 @@ final class RowLoader {
             phases[row] = .idle
             changed.insert(row)
         }
+        for row in loadedRows where !keep.contains(row) {
+            if case .loaded(let image) = phases[row] {
+                phases[row] = .evicted(sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight)
+            }
+            loadedRows.remove(row)
+            changed.insert(row)
+        }
         for row in wanted {
-            if case .idle = phases[row] {
+            switch phases[row] {
+            case .idle, .evicted:
                 start(row, pixelBox: pixelBox, reload: false)
                 changed.insert(row)
+            default:
+                break
             }
         }
         for (ticket, row) in ticketRows {
@@ -133,7 +149,9 @@ final class RowLoader {
     func apply(_ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>) -> Int? {
         guard let row = ticketRows.removeValue(forKey: ticket) else { return nil }
         switch result {
-        case .success(let image): phases[row] = .loaded(image)
+        case .success(let image):
+            phases[row] = .loaded(image)
+            loadedRows.insert(row)
         case .failure(let error): phases[row] = .failed(error)
         }
         return row
@@ -165,6 +183,7 @@ final class RowLoader {
         switch loader.load(request, priority: priority(of: row)) {
         case .cached(let image):
             phases[row] = .loaded(image)
+            loadedRows.insert(row)
         case .started(let ticket):
             phases[row] = .loading(ticket)
             ticketRows[ticket] = row

@@ -157,3 +157,33 @@ struct RowLoaderTests {
         #expect(loader.requestedRows == [0, 1, 2])
     }
 }
+
+@Suite("RowLoader: memory stays bounded")
+@MainActor
+struct RowLoaderEvictionTests {
+    @Test("rows more than a page away let go of their bitmaps but still count as loaded")
+    func evictsFarRows() {
+        // Given rows 0-5 loaded
+        let loader = RecordingLoader()
+        let rows = RowLoader(urls: (0..<100).map { URL(string: "http://127.0.0.1:9/\($0).png") }, loader: loader)
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
+        for row in 0...5 { _ = rows.apply(loader.tickets["\(row).png"]!, .success(RowLoaderTests.image)) }
+        #expect(rows.counts.loaded == 6)
+        // When the viewport moves far away
+        let changed = rows.update(visible: 50..<55, rowsPerPage: 5, pixelBox: (32, 16))
+        // Then those rows hold no bitmap any more, are redrawn, and still count as loaded
+        for row in 0...5 {
+            guard case .evicted(let width, let height) = rows.phases[row] else {
+                Issue.record("row \(row) kept its bitmap: \(rows.phases[row])")
+                continue
+            }
+            #expect(width == 640 && height == 480)
+        }
+        #expect(changed.isSuperset(of: Set(0...5)))
+        #expect(rows.counts.loaded == 6)
+        // And coming back asks the pipeline again (a memory-cache hit when it still has them)
+        loader.cached = ["0.png", "1.png", "2.png", "3.png", "4.png", "5.png"]
+        _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
+        if case .loaded = rows.phases[2] {} else { Issue.record("row 2 should be back from the cache") }
+    }
+}
