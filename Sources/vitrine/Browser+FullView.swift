@@ -78,14 +78,8 @@ extension Browser {
                 fullView = FullView(index: view.index, ticket: ticket, phase: .loading(ticket), grid: nil, requested: box)
                 needsFullRedraw = true
             }
-        case .help:
-            showingHelp = true
-            needsFullRedraw = true
-        case .redraw:
-            screen.repaintAll()
-            needsFullRedraw = true
-        case .resize:
-            resize()
+        case .help, .redraw, .resize:
+            handleScreenAction(action)
         default:
             break
         }

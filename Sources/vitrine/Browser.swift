@@ -182,19 +182,28 @@ final class Browser {
                 pages.loadNext()
                 dirtyRows.insert(table.selected)
             }
-        case .help:
-            showingHelp = true
-            needsFullRedraw = true
-        case .redraw:
-            screen.repaintAll()
-            needsFullRedraw = true
-        case .resize:
-            resize()
+        case .help, .redraw, .resize:
+            handleScreenAction(action)
         case .quit, .quitAll, .back:
             running = false
         case .next, .previous:
             break
         }
+    }
+
+    /// Actions that mean the same in every view: `?`, `^L` and a terminal resize.
+    func handleScreenAction(_ action: Action) {
+        switch action {
+        case .help:
+            showingHelp = true
+        case .redraw:
+            screen.repaintAll()
+        case .resize:
+            resize()
+        default:
+            return
+        }
+        needsFullRedraw = true
     }
 
     func resize() {
