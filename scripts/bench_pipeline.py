@@ -28,11 +28,9 @@ import json
 import os
 import random
 import re
-import select
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,37 +39,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "Tests" / "EndToEnd"))
-from harness import DEMO, SERVER, Terminal, wait_until  # noqa: E402
+from harness import DEMO, GalleryServer, Terminal, wait_until  # noqa: E402
 
 POSITION = re.compile(r"\b(\d+)/(\d+)\b")
 
 
-class Server:
+class Server(GalleryServer):
     """galleryserver.py with --log-times on an OS-picked loopback port."""
 
     def __init__(self, root, log, delay=0.0, max_seconds=1800):
-        self.log = Path(log)
-        cmd = [sys.executable, str(SERVER), "--port", "0", "--root", str(root), "--log", str(self.log),
-               "--log-times", "--max-seconds", str(max_seconds)]
-        if delay:
-            cmd += ["--delay", str(delay)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 10)
-        m = re.match(r"PORT (\d+)", self.proc.stdout.readline().decode() if ready else "")
-        if not m:
-            self.stop()
-            raise RuntimeError("galleryserver.py did not start")
-        self.base = "http://127.0.0.1:%s" % m.group(1)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        self.proc.stdout.close()
+        super().__init__(root, log, delay=delay, max_seconds=max_seconds, extra_args=["--log-times"])
 
     def in_flight(self, limit=6):
         """Image requests in flight as the server saw them: a dict with the peak, the counts

@@ -105,11 +105,11 @@ def image_size(path):
 class GalleryServer:
     """galleryserver.py on 127.0.0.1 with an OS-picked port and a request log."""
 
-    def __init__(self, root, log, delay=0.0, max_seconds=120):
+    def __init__(self, root, log, delay=0.0, max_seconds=120, extra_args=()):
         self.log = Path(log)
         self.log.touch()
         cmd = [sys.executable, str(SERVER), "--port", "0", "--root", str(root),
-               "--log", str(self.log), "--max-seconds", str(max_seconds)]
+               "--log", str(self.log), "--max-seconds", str(max_seconds), *extra_args]
         if delay:
             cmd += ["--delay", str(delay)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
