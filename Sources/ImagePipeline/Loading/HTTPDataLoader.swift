@@ -140,8 +140,22 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         /// load; the task's own completion is ignored.
         func cancel() {
             let task = self.task
-            DispatchQueue.global(qos: .utility).async { task.cancel() }
+            DispatchQueue.global(qos: .utility).async { HTTPDataLoader.cancelUnlessFinishing(task) }
         }
+    }
+
+    /// Cancels `task` unless its body is all but complete.
+    ///
+    /// swift-corelibs-foundation's `cancel()` checks the task's state, then reports the
+    /// cancellation later on its work queue; if the transfer completes in between, that report
+    /// finds the task gone from the session's registry and stops the process ("Trying to access
+    /// a behaviour for a task that in not in the registry", seen here when a refused gallery's
+    /// last bytes arrived). A task within 64 KiB of its announced length is left to finish;
+    /// nobody listens to it any more.
+    static func cancelUnlessFinishing(_ task: URLSessionTask) {
+        let expected = task.countOfBytesExpectedToReceive
+        if expected > 0 && expected - task.countOfBytesReceived < 64 << 10 { return }
+        task.cancel()
     }
 
     // MARK: URLSessionDataDelegate
@@ -182,7 +196,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         switch verdict {
         case nil where dataTask.state == .running:
             // Refused earlier, and the transfer still runs: stop it.
-            dataTask.cancel()
+            Self.cancelUnlessFinishing(dataTask)
         case false?:
             refuse(dataTask, .responseTooLarge(limit: maxResponseBytes))
         default:
@@ -198,7 +212,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.timer?.source.cancel()
         transfer?.completion(.failure(failure))
-        task.cancel()
+        Self.cancelUnlessFinishing(task)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
