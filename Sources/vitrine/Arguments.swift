@@ -140,6 +140,8 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 options.pages = n
             case _ where GalleryReadOptions.flags.contains(arg):
                 try options.reading.set(arg, try value(for: arg))
+            case _ where LoadingOptions.flags.contains(arg):
+                try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             default:
                 if arg.hasPrefix("-") { throw usage("unknown option \(arg) for list") }
                 guard gallery == nil else { throw usage("list takes one GALLERY") }
@@ -184,7 +186,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 let helpText = """
     Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [LOADING] [MAPPING]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default|checker]
-           vitrine list GALLERY [--output tsv|json] [--pages N] [MAPPING]
+           vitrine list GALLERY [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
 
     Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL

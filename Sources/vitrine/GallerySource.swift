@@ -176,8 +176,11 @@ enum GallerySource {
             case .responseTooLarge(let limit):
                 let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
                 throw Failure(status: .dataError, message: "\(name): gallery larger than the \(size) limit")
-            default:
+            case .notCached:
                 throw Failure(status: .unavailable, message: "\(name): \(error)")
+            default:
+                // A gallery fetched before is in the disk cache: say how to open it.
+                throw Failure(status: .unavailable, message: "\(name): \(error) (--offline opens the copy in the disk cache, if any)")
             }
         }
     }

@@ -8,6 +8,9 @@ struct ListOptions: Equatable {
     /// Pages to fetch at most (`--pages`), following the gallery's next-page links.
     var pages = 1
     var reading = GalleryReadOptions()
+    /// `--header` (galleries behind a token), `--offline` (the copy in the disk cache) and the
+    /// other loading options; the disk cache is read only with `--offline`.
+    var loading = LoadingOptions()
 
     static let maxPages = 1000
 }
@@ -23,7 +26,12 @@ struct ListOptions: Equatable {
 /// the items read so far are printed and then the failure is reported (with its status).
 enum ListCommand {
     static func run(gallery argument: String, options: ListOptions) throws(Failure) {
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(memoryCacheBytes: 0))
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+        options.loading.apply(to: &configuration)
+        if options.loading.offline {
+            configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+        }
+        let pipeline = ImagePipeline(configuration: configuration)
         let url = try GallerySource.url(for: argument)
         let (gallery, failure) = try GallerySource.pages(
             from: url, maxPages: options.pages, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)

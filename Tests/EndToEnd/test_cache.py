@@ -60,6 +60,22 @@ class DiskCacheTests(E2ETestCase):
         self.assertIn("not cached (offline)", "\n".join(lines))
         self.assertIn("loaded 6", lines[-1])
 
+    def test_list_offline_reads_the_stored_gallery(self):
+        root = self.make_gallery()
+        server = self.serve(root)
+        url = server.url("gallery.json")
+        self.run_once(url)
+        server.stop()
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache))
+        online = subprocess.run([binary(), "list", url], capture_output=True, text=True, env=env, timeout=30)
+        self.assertEqual(online.returncode, 69, online.stderr)
+        self.assertIn("--offline opens the copy in the disk cache", online.stderr)
+        offline = subprocess.run([binary(), "list", url, "--offline"], capture_output=True, text=True, env=env,
+                                 timeout=30)
+        self.assertEqual(offline.returncode, 0, offline.stderr)
+        self.assertEqual(len(offline.stdout.splitlines()), len(FLAGS))
+        self.assertTrue(offline.stdout.startswith("Flag fr\t"), offline.stdout)
+
     def test_reload_downloads_again_and_clear_empties(self):
         root = self.make_gallery()
         server = self.serve(root)

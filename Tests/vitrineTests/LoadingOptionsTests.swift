@@ -53,4 +53,15 @@ struct LoadingOptionsTests {
             }
         }
     }
+
+    @Test("list takes the loading flags too (headers for galleries behind a token, offline)")
+    func listFlags() throws {
+        let command = try parseArguments(["list", "http://127.0.0.1:9/g.json", "--offline", "--header", "127.0.0.1: X-Token: t"])
+        guard case .list(_, let options) = command else {
+            Issue.record("expected list, got \(command)")
+            return
+        }
+        #expect(options.loading.offline)
+        #expect(options.loading.headers == ["127.0.0.1": ["X-Token": "t"]])
+    }
 }
