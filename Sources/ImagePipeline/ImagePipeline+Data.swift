@@ -3,13 +3,14 @@ import Foundation
 
 extension ImagePipeline {
     /// Fetches raw bytes (a gallery file) with the same loaders, limits and headers as images,
-    /// without decoding. `completion` runs once on a background thread.
+    /// without decoding: `fetchResponse` without the headers (so `offline` and the disk cache
+    /// apply the same way). `completion` runs once on a background thread.
     /// - Returns: a handle that cancels the fetch.
     @discardableResult
     public func fetchData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
-        dataLoader.loadData(for: url, completion: completion)
+        fetchResponse(for: url) { completion($0.map(\.data)) }
     }
 
     /// Sends libvips and GLib warnings to the file descriptor `fd` (appended lines) instead of
