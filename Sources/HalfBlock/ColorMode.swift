@@ -5,7 +5,8 @@
 /// - `truecolor`: 24-bit sRGB per half cell (SGR 38;2 / 48;2).
 /// - `palette256`: the xterm 256-colour palette, indices 16-255 only (the 6x6x6 cube and the
 ///   24-step grey ramp, which xterm-compatible terminals agree on; 0-15 are left out because
-///   users re-theme them). Nearest colour in OKLab, optionally dithered.
+///   users re-theme them). Nearest colour by a 70/30 blend of OKLab and sRGB distance,
+///   optionally dithered.
 /// - `palette16`: the 16 ANSI colours, indices 0-15, matched against xterm's default palette
 ///   (SGR 30-37 / 90-97 and 40-47 / 100-107).
 /// - `none`: no colour at all: one shading character per cell (" ░▒▓█") chosen from luminance,
@@ -35,7 +36,8 @@ public enum ColorMode: String, Sendable, CaseIterable {
 /// Only the palette modes (`palette256`, `palette16`) dither; `truecolor` and `none` ignore it.
 /// Dithering works on the half-block pixel grid (`columns` x `2 * rows` pixels).
 ///
-/// - `none`: each pixel takes its nearest palette colour (OKLab distance).
+/// - `none`: each pixel takes its nearest palette colour (the palette's distance: see
+///   ``XtermPalette/Subset``).
 /// - `ordered`: an 8x8 Bayer threshold matrix (Bayer 1973) offsets each pixel before the
 ///   nearest-colour match; stable from frame to frame, no error crawls across the picture.
 /// - `diffusion`: Floyd–Steinberg error diffusion (Floyd & Steinberg 1976) in linear light,
@@ -51,7 +53,7 @@ public enum Dithering: String, Sendable, CaseIterable {
     /// The default for `mode`, chosen by measuring renders with `shared/tools/ansi_quality.py`
     /// (see `docs/PERFORMANCE.md`, "Picture quality"). `.none` for `truecolor` and `none`.
     ///
-    /// - 256 colours: `.none`. Undithered nearest-in-OKLab had the best PSNR (linear light),
+    /// - 256 colours: `.none`. Undithered nearest colour had the best PSNR (linear light),
     ///   mean CIEDE2000 and SSIM on four photos at 80x40; dithering only won the blurred ΔE00.
     /// - 16 colours: `.diffusion`. No 16-colour render matches pixel by pixel (mean ΔE00 18-22
     ///   whatever the dithering), but diffusion keeps local colour: blurred ΔE00 6.4 against 16.4.

@@ -1,6 +1,7 @@
 /// Maps composited pixels to palette indices, with optional dithering.
 ///
-/// Matching is nearest colour by Euclidean distance in OKLab (Ottosson 2020). Ordered
+/// Matching is nearest colour by the palette subset's distance (``XtermPalette/Subset``: OKLab,
+/// Ottosson 2020, blended with sRGB for the 256-colour palette). Ordered
 /// dithering offsets each pixel by an 8x8 Bayer threshold (Bayer 1973) in gamma-encoded sRGB
 /// before matching; error diffusion is Floyd–Steinberg (1976) in linear light with a serpentine
 /// scan. Transparent pixels are skipped and receive no error.
@@ -49,9 +50,9 @@ enum PaletteQuantizer {
     /// Nearest colour, no dithering.
     static func nearest(_ image: CompositedImage, palette: XtermPalette.Subset) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.colors.count)
-        palette.groups.withUnsafeBufferPointer { groups in
+        palette.withSearch { search in
             for i in 0..<image.colors.count where !image.transparent[i] {
-                out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: image.colors[i]), groups: groups))
+                out[i] = UInt8(palette.base + search.nearestOffset(linear: image.colors[i]))
             }
         }
         return out
@@ -60,7 +61,7 @@ enum PaletteQuantizer {
     /// 8x8 Bayer ordered dithering with amplitude `spread` (sRGB-encoded units).
     static func ordered(_ image: CompositedImage, palette: XtermPalette.Subset, spread: Float) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: image.colors.count)
-        palette.groups.withUnsafeBufferPointer { groups in
+        palette.withSearch { search in
             for y in 0..<image.height {
                 for x in 0..<image.width {
                     let i = y * image.width + x
@@ -69,7 +70,7 @@ enum PaletteQuantizer {
                     let c = image.colors[i]
                     let shifted = SIMD3<Float>(
                         shift(c.x, by: t * spread), shift(c.y, by: t * spread), shift(c.z, by: t * spread))
-                    out[i] = UInt8(palette.base + palette.nearestOffset(OKLab(linear: shifted), groups: groups))
+                    out[i] = UInt8(palette.base + search.nearestOffset(linear: shifted))
                 }
             }
         }
@@ -94,7 +95,7 @@ enum PaletteQuantizer {
         // The wanted colour may leave 0...1 a little: clamping it at the gamut edge would throw
         // away the error that pulls a dark colour's other channels back (e.g. red in teal).
         let low = SIMD3<Float>(repeating: -0.5), high = SIMD3<Float>(repeating: 1.5)
-        palette.groups.withUnsafeBufferPointer { groups in
+        palette.withSearch { search in
             for y in 0..<image.height {
                 let leftToRight = y % 2 == 0
                 for step in 0..<w {
@@ -102,7 +103,7 @@ enum PaletteQuantizer {
                     let i = y * w + x
                     if image.transparent[i] { continue }
                     let wanted = (image.colors[i] + current[x + 1]).clamped(lowerBound: low, upperBound: high)
-                    let k = palette.nearestOffset(OKLab(linear: wanted), groups: groups)
+                    let k = search.nearestOffset(linear: wanted)
                     out[i] = UInt8(palette.base + k)
                     let error = (wanted - palette.linear[k]) * (strength / 16)
                     let ahead = leftToRight ? x + 2 : x

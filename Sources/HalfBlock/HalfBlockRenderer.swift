@@ -5,8 +5,9 @@
 /// 1. ``BoxFilter``: exact area-average resize to `columns` x `2 * rows` pixels, premultiplied,
 ///    in linear light (IEC 61966-2-1 transfer function).
 /// 2. ``Compositor``: alpha onto the chosen ``Background``, in linear light.
-/// 3. Colour encoding for the ``ColorMode``: 24-bit sRGB, nearest xterm palette index in OKLab
-///    (Ottosson 2020) with optional ``Dithering``, or a shading glyph.
+/// 3. Colour encoding for the ``ColorMode``: 24-bit sRGB, nearest xterm palette index (OKLab,
+///    Ottosson 2020, blended with sRGB distance in 256 colours) with optional ``Dithering``, or a
+///    shading glyph.
 /// 4. Cells: "▀" (fg top, bg bottom); a space in the background colour when both halves match;
 ///    "▄" when only the top half is transparent, so the transparent half is always the cell's
 ///    default background.

@@ -116,17 +116,50 @@ struct PaletteTests {
             for g in 0..<16 {
                 for b in 0..<16 {
                     let linear = LinearLight.linear(RGB(UInt8(r * 17), UInt8(g * 17), UInt8(b * 17)))
-                    // When the nearest entry is found both ways
+                    // When the nearest entry is found both ways: a plain scan of the blended
+                    // distance, (1 - s)·|ΔOKLab|² + s·|ΔsRGB|², sRGB in 0...1
                     let lab = OKLab(linear: linear)
-                    let scan = subset.base + (0..<subset.count).min {
-                        lab.distanceSquared(to: XtermPalette.oklab[subset.base + $0])
-                            < lab.distanceSquared(to: XtermPalette.oklab[subset.base + $1])
-                    }!
+                    let s = subset.srgbShare
+                    func distance(_ offset: Int) -> Float {
+                        let member = XtermPalette.colors[subset.base + offset]
+                        let dr = Float(Int(r * 17) - Int(member.r)) / 255
+                        let dg = Float(Int(g * 17) - Int(member.g)) / 255
+                        let db = Float(Int(b * 17) - Int(member.b)) / 255
+                        return (1 - s) * lab.distanceSquared(to: XtermPalette.oklab[subset.base + offset])
+                            + s * (dr * dr + dg * dg + db * db)
+                    }
+                    let scan = subset.base + (0..<subset.count).min { distance($0) < distance($1) }!
                     if subset.nearestIndex(linear: linear) != scan { mismatches += 1 }
                 }
             }
         }
         // Then they always agree
         #expect(mismatches == 0)
+    }
+
+    @Test("256 colours blend sRGB into the distance; 16 colours match in plain OKLab")
+    func distanceBlend() {
+        // Given the two palette subsets
+        #expect(XtermPalette.extended.srgbShare == 0.3)
+        #expect(XtermPalette.ansi16.srgbShare == 0)
+        // When 18³ colours over the sRGB cube are matched with plain OKLab and with the blend
+        var disagreements = 0
+        let plain = XtermPalette.Subset(16..<256)
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in stride(from: 0, through: 255, by: 15) {
+                for b in stride(from: 0, through: 255, by: 15) {
+                    let linear = LinearLight.linear(RGB(UInt8(r), UInt8(g), UInt8(b)))
+                    if plain.nearestIndex(linear: linear) != XtermPalette.extended.nearestIndex(linear: linear) {
+                        disagreements += 1
+                    }
+                }
+            }
+        }
+        // Then the blend changes some choices but not most (palette members map to themselves)
+        #expect(disagreements > 0 && disagreements < 18 * 18 * 18 / 4)
+        for index in 16..<256 {
+            #expect(XtermPalette.extended.nearestIndex(linear: XtermPalette.linear[index]) == index
+                || XtermPalette.colors[XtermPalette.extended.nearestIndex(linear: XtermPalette.linear[index])] == XtermPalette.colors[index])
+        }
     }
 }
