@@ -100,7 +100,7 @@ enum PathEvaluator {
 
     /// Object keys in a stable order: numeric keys by value first (MediaWiki page ids), then
     /// the rest by code point.
-    static func sortedKeys(_ members: [String: Node]) -> [String] {
+    static func sortedKeys(_ members: NodeObject) -> [String] {
         members.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
     }
 
@@ -129,7 +129,7 @@ enum PathEvaluator {
     }
 
     /// "a, b, c" (sorted, sanitized, at most 8 and an ellipsis).
-    static func keyList(_ members: [String: Node]) -> String {
+    static func keyList(_ members: NodeObject) -> String {
         let keys = members.keys.sorted().prefix(8).map { DisplayText.sanitize($0) }
         return keys.joined(separator: ", ") + (members.count > 8 ? ", …" : "")
     }

@@ -11,7 +11,8 @@ enum Node: Sendable, Equatable {
     case bool(Bool)
     case null
     case array([Node])
-    case object([String: Node])
+    /// An object's members; see ``NodeObject`` for why not a dictionary.
+    case object(NodeObject)
     /// Plist-only leaf values.
     case data(Data)
     case date(Date)
@@ -38,7 +39,7 @@ enum Node: Sendable, Equatable {
         case let d as [AnyHashable: Any]:
             var out = [String: Node](minimumCapacity: d.count)
             for (k, v) in d { out[(k.base as? String) ?? String(describing: k.base)] = Node(foundation: v) }
-            self = .object(out)
+            self = .object(NodeObject(out))
         case let d as Data:
             self = .data(d)
         case let d as Date:
@@ -56,7 +57,7 @@ enum Node: Sendable, Equatable {
     private static func object(_ d: [String: Any]) -> Node {
         var out = [String: Node](minimumCapacity: d.count)
         for (k, v) in d { out[k] = Node(foundation: v) }
-        return .object(out)
+        return .object(NodeObject(out))
     }
 
     /// Booleans arrive as Swift `Bool` from plists and as the boolean `NSNumber` subclass from
@@ -89,7 +90,7 @@ enum Node: Sendable, Equatable {
     }
 
     /// The members of an object, or nil.
-    var object: [String: Node]? {
+    var object: NodeObject? {
         if case .object(let o) = self { return o }
         return nil
     }

@@ -60,35 +60,28 @@ struct NodeJSONParser {
         depth += 1
         defer { depth -= 1 }
         i += 1
-        // Members are collected first so the dictionary is made at its final size (growing it
-        // rehashes, and over-allocating costs memory on every item of a big gallery).
-        var pairs: [(String, Node)] = []
+        // Members are collected in document order; ``NodeObject`` keeps small objects as these
+        // pairs (a dictionary per item of a big gallery costs twice the memory and the hashing).
+        var pairs: [NodeObject.Member] = []
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
         while true {
             skipSpace()
             guard i < b.count else { return nil }
-            if b[i] == UInt8(ascii: "}"), !pairs.isEmpty { i += 1; return .object(Self.dictionary(pairs)) }  // trailing comma
+            if b[i] == UInt8(ascii: "}"), !pairs.isEmpty { i += 1; return .object(NodeObject(pairs: pairs)) }  // trailing comma
             guard b[i] == UInt8(ascii: "\""), let key = string() else { return nil }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             guard let v = value() else { return nil }
-            pairs.append((key, v))
+            pairs.append((key: key, value: v))
             skipSpace()
             guard i < b.count else { return nil }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
             guard b[i] == UInt8(ascii: "}") else { return nil }
             i += 1
-            return .object(Self.dictionary(pairs))
+            return .object(NodeObject(pairs: pairs))
         }
-    }
-
-    /// Later duplicates replace earlier ones.
-    private static func dictionary(_ pairs: [(String, Node)]) -> [String: Node] {
-        var members = [String: Node](minimumCapacity: pairs.count)
-        for (key, value) in pairs { members[key] = value }
-        return members
     }
 
     private mutating func array() -> Node? {
