@@ -3,17 +3,21 @@
 # first screen (time until the status line shows, and its memory), on generated galleries of
 # 100,000 and 1,000,000 items.
 # Usage: scripts/bench-gallery.sh [BINARY] [RUNS]   (default .build/release/vitrine, 5 runs)
+#        GALLERIES="g100k" scripts/bench-gallery.sh ...  measures only the 100,000-item gallery.
 # Needs python3, tmux and GNU time (/usr/bin/time). Touches no network.
 set -euo pipefail
 BIN=$(realpath "${1:-.build/release/vitrine}")
 RUNS=${2:-5}
+GALLERIES=${GALLERIES:-g100k g1m}
 DIR=$(mktemp -d /tmp/vitrine-bench-gallery.XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
 
-python3 - "$DIR" <<'EOF'
+python3 - "$DIR" $GALLERIES <<'EOF'
 import sys
 out = sys.argv[1]
 for n, name in ((100_000, "g100k.json"), (1_000_000, "g1m.json")):
+    if name[:-5] not in sys.argv[2:]:
+        continue
     with open("%s/%s" % (out, name), "w") as f:
         f.write("[")
         f.write(",\n".join('{"title": "Item %d", "url": "pictures/%d.jpg"}' % (i, i) for i in range(n)))
@@ -22,7 +26,7 @@ EOF
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-for g in g100k g1m; do
+for g in $GALLERIES; do
   size=$(stat -c %s "$DIR/$g.json")
   : >"$DIR/list.txt"
   for _ in $(seq 1 "$RUNS"); do
@@ -35,7 +39,7 @@ for g in g100k g1m; do
   echo "list $g ($((size / 1024 / 1024)) MB): median wall ${wall} ms, user ${user} ms, max RSS ${rss} MB ($RUNS runs)"
 done
 
-for g in g100k g1m; do
+for g in $GALLERIES; do
   : >"$DIR/tui.txt"
   for i in $(seq 1 "$RUNS"); do
     T="tmux -L vitrine-bench-gallery-$$-$i"

@@ -6,22 +6,29 @@ import Foundation
 /// the largest; either falls back to the other, so both are nil only for an item that has no
 /// picture at all (the UI shows "no image" for it) or whose URL cannot be used (`problem`).
 ///
-/// URLs are kept as strings, absolute and already checked: a big gallery holds one string per
-/// item (shared when thumbnail and image are the same), and a `URL` (about 440 bytes on Linux)
-/// is made by ``thumbnailURL`` and ``imageURL`` only when asked for, that is, for the rows
-/// being loaded.
+/// URLs are kept as strings, already checked. A plain relative path of a gallery
+/// ("pictures/1.jpg") is kept as the gallery gave it, beside the gallery's directory (one
+/// object shared by all items), and joined into the absolute string only when
+/// ``thumbnailURLString`` or ``imageURLString`` is read: a big gallery holds no absolute copy
+/// of every URL. A `URL` (about 440 bytes on Linux) is made by ``thumbnailURL`` and
+/// ``imageURL`` only when asked for, that is, for the rows being loaded.
 public struct GalleryItem: Sendable, Hashable {
     /// Display text, already passed through ``DisplayText/sanitize(_:)`` and cut to
     /// ``DisplayText/maxTitleColumns`` columns.
     public var title: String
-    /// The smallest suitable rendition, as an absolute URL string; falls back to the image.
-    public var thumbnailURLString: String?
-    /// The full-size picture, as an absolute URL string; falls back to the thumbnail.
-    public var imageURLString: String?
     /// Why the item's picture cannot be loaded, when the gallery gave a URL that cannot be
     /// used ("file: URL in a gallery read over http", "not a valid URL: '…'", "unsupported URL
-    /// scheme 'javascript'"); the URLs are nil then. Sanitized.
+    /// scheme 'javascript'", "url: not a URL string (found a number)"); the URLs are nil then.
+    /// Sanitized.
     public var problem: String?
+    /// The thumbnail and image as stored: absolute, or relative to `directory` (see
+    /// `relative`).
+    private var thumbnail: String?
+    private var image: String?
+    /// The gallery directory that relative URLs of this item are joined to.
+    private var directory: URLDirectory?
+    /// Bit 0: `thumbnail` is relative to `directory`; bit 1: `image` is.
+    private var relative: UInt8 = 0
 
     /// Creates an item, sanitizing the title and applying the URL fallbacks.
     ///
@@ -34,12 +41,69 @@ public struct GalleryItem: Sendable, Hashable {
     /// Creates an item from URL strings (absolute, as `URL.absoluteString` gives them), or
     /// with a `problem` instead; sanitizes the title and applies the URL fallbacks.
     public init(title: String, thumbnail: String?, image: String?, problem: String? = nil) {
-        self.thumbnailURLString = thumbnail ?? image
-        self.imageURLString = image ?? thumbnail
+        self.init(title: title, resolvedThumbnail: thumbnail.map { .url($0) }, resolvedImage: image.map { .url($0) }, problem: problem)
+    }
+
+    /// Creates an item from resolved URLs, keeping plain relative ones unjoined; a
+    /// ``ResolvedURL`` that is a problem counts as no URL (pass the message as `problem`).
+    init(title: String, resolvedThumbnail: ResolvedURL?, resolvedImage: ResolvedURL?, problem: String? = nil) {
+        let thumb = Self.stored(resolvedThumbnail ?? resolvedImage)
+        let full = Self.stored(resolvedImage ?? resolvedThumbnail)
+        self.thumbnail = thumb?.string
+        self.image = full?.string
+        self.directory = thumb?.directory ?? full?.directory
+        if thumb?.directory != nil { relative |= 1 }
+        if full?.directory != nil { relative |= 2 }
         self.problem = problem.map(DisplayText.sanitize)
         self.title = ""
         let clean = DisplayText.sanitize(title)
         self.title = DisplayText.truncated(clean.isEmpty ? fileName : clean)
+    }
+
+    private static func stored(_ url: ResolvedURL?) -> (string: String, directory: URLDirectory?)? {
+        switch url {
+        case .url(let s)?: (s, nil)
+        case .joined(let directory, let path)?: (path, directory)
+        default: nil
+        }
+    }
+
+    /// The smallest suitable rendition, as an absolute URL string; falls back to the image.
+    public var thumbnailURLString: String? {
+        get { absolute(thumbnail, relative & 1 != 0) }
+        set {
+            image = imageURLString
+            relative = 0
+            thumbnail = newValue
+        }
+    }
+
+    /// The full-size picture, as an absolute URL string; falls back to the thumbnail.
+    public var imageURLString: String? {
+        get { absolute(image, relative & 2 != 0) }
+        set {
+            thumbnail = thumbnailURLString
+            relative = 0
+            image = newValue
+        }
+    }
+
+    private func absolute(_ stored: String?, _ isRelative: Bool) -> String? {
+        guard let stored else { return nil }
+        guard isRelative, let directory else { return stored }
+        return directory.prefix + stored
+    }
+
+    public static func == (lhs: GalleryItem, rhs: GalleryItem) -> Bool {
+        lhs.title == rhs.title && lhs.problem == rhs.problem && lhs.thumbnailURLString == rhs.thumbnailURLString
+            && lhs.imageURLString == rhs.imageURLString
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(problem)
+        hasher.combine(thumbnailURLString)
+        hasher.combine(imageURLString)
     }
 
     /// The smallest suitable rendition; falls back to `imageURL`. Made on each call.
@@ -55,7 +119,7 @@ public struct GalleryItem: Sendable, Hashable {
     }
 
     /// True when the item has a URL to load.
-    public var hasURL: Bool { thumbnailURLString != nil || imageURLString != nil }
+    public var hasURL: Bool { thumbnail != nil || image != nil }
 
     /// The last path component of the image (else thumbnail) URL, percent-decoded and
     /// sanitized; "" when there is no URL or it has no path (a `data:` URL, `https://host/`).

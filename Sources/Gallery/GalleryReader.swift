@@ -27,9 +27,11 @@ public enum GalleryReader {
     ///   - source: where the bytes came from (file or http(s) URL). Relative URLs in the gallery
     ///     resolve against it, and its file name names the gallery in errors.
     /// - Throws: ``GalleryError``: `.syntax` for malformed bytes (JSON: line and column; XML
-    ///   plist: line), `.shape` for a field of the wrong type or an unusable URL (with its key
-    ///   path), `.empty` for a recognised but empty list, `.unrecognized` when no list of
-    ///   pictures is found.
+    ///   plist: line), `.shape` for a field of the wrong type (with its key path), or for an
+    ///   unusable URL when no item has a usable one (an unusable URL, or a URL field of the
+    ///   wrong type, among usable items only fails its own row: ``GalleryItem/problem``),
+    ///   `.empty` for a recognised but empty list, `.unrecognized` when no list of pictures is
+    ///   found.
     public static func read(_ data: Data, source: URL) throws(GalleryError) -> Gallery {
         try read(data, source: source, mapping: nil, preset: nil)
     }

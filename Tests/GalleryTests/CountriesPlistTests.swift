@@ -53,7 +53,7 @@ struct CountriesPlistTests {
         #expect(gallery.items.map(\.title) == ["de.png", "Chile"])
     }
 
-    @Test("a url that is not a string is a shape error with its key path")
+    @Test("a url that is not a string fails its row only, naming the field")
     func wrongType() throws {
         // Given the fourth country's url is a number
         let list: [[String: Any]] = [
@@ -61,14 +61,25 @@ struct CountriesPlistTests {
             ["name": "C", "url": "c.png"], ["name": "D", "url": 42],
         ]
         let data = try Fixtures.binaryPlist(["countries": list])
-        // When it is read, then the error names the file, the key path and the found type
+        // When it is read
+        let gallery = try GalleryReader.read(data, source: Fixtures.plistFile)
+        // Then the other countries open and D's row says which field is wrong
+        #expect(gallery.items.map(\.title) == ["A", "B", "C", "D"])
+        #expect(gallery.items.map(\.problem) == [nil, nil, nil, "url: not a URL string (found a number)"])
+        #expect(gallery.items[3].thumbnailURL == nil)
+        #expect(gallery.items[2].imageURLString == "file:///srv/galleries/c.png")
+    }
+
+    @Test("a gallery whose only url is not a string is a shape error with its key path")
+    func wrongTypeOnly() throws {
+        let data = try Fixtures.binaryPlist(["countries": [["name": "D", "url": 42]]])
         #expect(throws: GalleryError.shape(
-            source: "flags.plist", keyPath: "countries[3].url", message: "not a URL string (found a number)"
+            source: "flags.plist", keyPath: "countries[0].url", message: "not a URL string (found a number)"
         )) { try GalleryReader.read(data, source: Fixtures.plistFile) }
         let described = GalleryError.shape(
-            source: "flags.plist", keyPath: "countries[3].url", message: "not a URL string (found a number)"
+            source: "flags.plist", keyPath: "countries[0].url", message: "not a URL string (found a number)"
         ).description
-        #expect(described == "flags.plist: countries[3].url: not a URL string (found a number)")
+        #expect(described == "flags.plist: countries[0].url: not a URL string (found a number)")
     }
 
     @Test("an XML syntax error names the line Foundation reports")

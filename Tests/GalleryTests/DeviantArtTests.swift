@@ -37,8 +37,8 @@ struct DeviantArtTests {
         #expect(try Fixtures.read(json).nextPage == nil)
     }
 
-    @Test("a content.src of the wrong type is a shape error with its key path")
-    func wrongType() {
+    @Test("a content.src of the wrong type fails that result's row, naming the field")
+    func wrongType() throws {
         // Given the third result's content.src is an array
         let json = """
         {"has_more": false, "results": [
@@ -47,9 +47,13 @@ struct DeviantArtTests {
           {"title": "c", "content": {"src": ["https://images.example.com/c.jpg"]}}
         ]}
         """
-        // When it is read, then the error points at results[2].content.src
-        #expect(Fixtures.error(json)?.description
-            == "gallery.json: results[2].content.src: not a URL string (found an array)")
+        // When it is read, then the first two open and the third's row names content.src
+        let gallery = try Fixtures.read(json)
+        #expect(gallery.items.map(\.problem) == [nil, nil, "content.src: not a URL string (found an array)"])
+        #expect(gallery.items[1].imageURLString == "https://images.example.com/b.jpg")
+        // And a gallery of that result alone fails at its key path
+        let alone = #"{"has_more": false, "results": [{"title": "c", "content": {"src": 7}}]}"#
+        #expect(Fixtures.error(alone)?.description == "gallery.json: results[0].content.src: not a URL string (found a number)")
     }
 
     @Test("a thumb width that is not a number is a shape error")

@@ -110,6 +110,18 @@ struct ExplicitMappingTests {
         #expect(e == .shape(source: "photos.json", keyPath: "results.photos[0].id", message: "not a URL string (found a number)"))
     }
 
+    @Test("a --thumb that lands on a number in some items fails those rows only, naming the field")
+    func wrongTypeSomeItems() throws {
+        // Given --thumb .t, a string in two items and a number in one
+        let text = #"{"data": [{"id": "a", "t": "https://img.example.com/a.jpg"}, {"id": "b", "t": 12}, {"id": "c", "t": "c.jpg"}]}"#
+        // When it is mapped
+        let gallery = try read(text, mapping: try GalleryMapping(items: ".data[]", title: ".id", thumb: ".t"))
+        // Then the second row fails with the field's path, the others keep their URLs
+        #expect(gallery.items.map(\.problem) == [nil, "t: not a URL string (found a number)", nil])
+        #expect(gallery.items[0].thumbnailURLString == "https://img.example.com/a.jpg")
+        #expect(gallery.items[2].thumbnailURLString == "http://127.0.0.1:8080/api/c.jpg")
+    }
+
     @Test("a remote gallery may not map to file: URLs (every item's row would fail: the gallery fails)")
     func fileURLFromRemote() throws {
         let e = error(mapping: try GalleryMapping(items: ".results.photos[]", image: #""file:///etc/\(.id)""#))

@@ -61,4 +61,25 @@ struct GalleryItemTests {
         #expect(bad.problem == "unsupported URL scheme 'javascript'")
         #expect(!bad.hasURL && bad.thumbnailURL == nil)
     }
+
+    @Test("a plain relative URL is joined when read, and equals the same item built absolute")
+    func lazilyJoined() throws {
+        // Given a file gallery whose item has a relative image and an absolute thumbnail
+        let gallery = try Fixtures.read(#"[{"title": "a", "url": "pics/a.png", "thumbnail": "https://i.example.com/t.png"}]"#)
+        var item = gallery.items[0]
+        // Then each URL reads absolute
+        #expect(item.imageURLString == "file:///srv/galleries/pics/a.png")
+        #expect(item.thumbnailURLString == "https://i.example.com/t.png")
+        #expect(item.fileName == "a.png")
+        // And the item equals (and hashes as) one built from the absolute strings
+        let absolute = GalleryItem(title: "a", thumbnail: "https://i.example.com/t.png", image: "file:///srv/galleries/pics/a.png")
+        #expect(item == absolute)
+        #expect(Set([item, absolute]).count == 1)
+        // When the thumbnail is replaced, the image keeps its absolute form
+        item.thumbnailURLString = "https://i.example.com/u.png"
+        #expect(item.imageURLString == "file:///srv/galleries/pics/a.png")
+        #expect(item.thumbnailURLString == "https://i.example.com/u.png")
+        item.imageURLString = nil
+        #expect(item.imageURLString == nil && item.thumbnailURLString == "https://i.example.com/u.png")
+    }
 }

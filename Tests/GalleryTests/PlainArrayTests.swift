@@ -66,6 +66,31 @@ struct PlainArrayTests {
         #expect(gallery.items[0].title == "red line")
     }
 
+    @Test("a URL field of the wrong type fails its row only, naming the field", arguments: [
+        (#"{"title": "x", "url": 5}"#, "url: not a URL string (found a number)"),
+        (#"{"title": "x", "thumbnail": true, "url": "b.png"}"#, "thumbnail: not a URL string (found a boolean)"),
+        (#"{"title": "x", "image": {"src": [1]}}"#, "image: not a URL string (found an object)"),
+        (#"{"title": "x", "image": ["a.png"]}"#, "image: not a URL string (found an array)"),
+    ])
+    func wrongTypeURL(bad: String, message: String) throws {
+        // Given a good item, a bad one, a good one
+        let json = #"[{"title": "a", "url": "a.png"}, "# + bad + #", {"title": "c", "url": "https://images.example.com/c.jpg"}]"#
+        // When it is read
+        let gallery = try Fixtures.read(json)
+        // Then only the bad one's row fails, with the field in its message
+        #expect(gallery.items.map(\.title) == ["a", "x", "c"])
+        #expect(gallery.items.map(\.problem) == [nil, message, nil])
+        #expect(gallery.items[1].hasURL == false)
+        #expect(gallery.items[0].imageURLString == "file:///srv/galleries/a.png")
+        #expect(gallery.items[2].thumbnailURLString == "https://images.example.com/c.jpg")
+    }
+
+    @Test("a wrong-type URL in every item fails the gallery at the first one's key path")
+    func wrongTypeEverywhere() {
+        #expect(Fixtures.error(#"{"items": [{"title": "x", "url": 5}, {"title": "y", "url": 6}]}"#)?.description
+            == "gallery.json: items[0].url: not a URL string (found a number)")
+    }
+
     @Test("a title of the wrong type is a shape error")
     func badTitle() {
         #expect(Fixtures.error(#"{"items": [{"title": false, "url": "a.png"}]}"#) == .shape(

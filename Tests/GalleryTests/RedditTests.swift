@@ -65,10 +65,15 @@ struct RedditTests {
         #expect(gallery.items.first?.imageURL?.absoluteString == "https://i.example.com/direct.png")
     }
 
-    @Test("a preview source url of the wrong type is a shape error with its path")
-    func wrongType() {
-        let json = #"{"kind": "Listing", "data": {"children": [{"kind": "t3", "data": {"title": "x", "preview": {"images": [{"source": {"url": 5}}]}}}]}}"#
+    @Test("a preview source url of the wrong type fails that post's row; alone, the gallery, at its path")
+    func wrongType() throws {
+        let bad = #"{"kind": "t3", "data": {"title": "x", "preview": {"images": [{"source": {"url": 5}}]}}}"#
+        let good = #"{"kind": "t3", "data": {"title": "y", "url": "https://i.example.com/y.jpg"}}"#
+        let json = #"{"kind": "Listing", "data": {"children": [\#(bad)]}}"#
         #expect(Fixtures.error(json)?.description
-            == "gallery.json: data.children[0].data.preview.images[0].source.url: not a string (found a number)")
+            == "gallery.json: data.children[0].data.preview.images[0].source.url: not a URL string (found a number)")
+        let both = try Fixtures.read(#"{"kind": "Listing", "data": {"children": [\#(bad), \#(good)]}}"#)
+        #expect(both.items.map(\.problem) == ["preview.images[0].source.url: not a URL string (found a number)", nil])
+        #expect(both.items[1].imageURLString == "https://i.example.com/y.jpg")
     }
 }

@@ -58,7 +58,7 @@ enum DeviantArt: FormatReader {
 
     /// `{src, width, height}`, nil when there is no `src`.
     static func rendition(_ c: Cursor?, context: MappingContext) throws(MappingError) -> Rendition? {
-        guard let c, let url = try context.resolver.resolve(c.member("src")) else { return nil }
+        guard let c, let url = context.resolver.resolve(c.member("src")) else { return nil }
         return Rendition(url: url, width: try c.number("width"), height: try c.number("height"))
     }
 }

@@ -26,7 +26,7 @@ enum Flickr: FormatReader {
             var item = ItemBuilder(title: try photo.text("title"))
             var original: Rendition?
             for size in sizes {
-                guard let url = try context.resolver.resolve(photo.member("url_" + size)) else { continue }
+                guard let url = context.resolver.resolve(photo.member("url_" + size)) else { continue }
                 let r = Rendition(url: url, width: try photo.number("width_" + size), height: try photo.number("height_" + size))
                 if size == "q" { item.thumbnail = url }
                 if size == "o" { original = r } else { item.thumbnails.append(r); item.images.append(r) }

@@ -35,7 +35,7 @@ enum IIIF: FormatReader {
             guard canvas.node.object != nil else { throw canvas.typeError("an object") }
             var item = ItemBuilder(title: try canvas.text("label"))
             let picture = v3 ? try body(of: canvas) : try canvas.array("images")?.first?.object("resource")
-            if let picture, let url = try context.resolver.resolve(picture.member("id") ?? picture.member("@id")) {
+            if let picture, let url = context.resolver.resolve(picture.member("id") ?? picture.member("@id")) {
                 item.images.append(Rendition(url: url, width: try picture.number("width"), height: try picture.number("height")))
                 if let service = serviceID(of: picture),
                    let small = context.resolver.resolve(service + "/full/200,/0/default.jpg", at: picture.path) {
@@ -66,7 +66,7 @@ enum IIIF: FormatReader {
     private static func thumbnail(of canvas: Cursor, context: MappingContext) throws(MappingError) -> ResolvedURL? {
         guard var thumb = canvas.member("thumbnail") else { return nil }
         if let first = thumb.elements?.first { thumb = first }
-        return try context.resolver.resolve(thumb)
+        return context.resolver.resolve(thumb)
     }
 
     /// The Image service base URL: `service` as an object or array, `id` or `@id`.

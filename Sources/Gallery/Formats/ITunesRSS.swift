@@ -25,7 +25,7 @@ enum ITunesRSS: FormatReader {
             var item = ItemBuilder(title: try entry.member("im:name").map(text))
             if item.title == nil { item.title = try entry.member("title").map(text) }
             for image in try imageList(entry) {
-                guard let url = try context.resolver.resolve(image.member("label")) else { continue }
+                guard let url = context.resolver.resolve(image.member("label")) else { continue }
                 let height = try image.member("attributes")?.number("height")
                 let r = Rendition(url: url, width: height, height: height)
                 item.thumbnails.append(r)

@@ -24,8 +24,9 @@ enum Imgur: FormatReader {
         for image in images ?? [] {
             guard image.node.object != nil else { throw image.typeError("an object") }
             var item = ItemBuilder(title: try image.text(anyOf: ["title", "description"]))
-            switch try context.resolver.resolve(image.member("link")) {
-            case .url(let string)?:
+            switch context.resolver.resolve(image.member("link")) {
+            case let resolved? where resolved.string != nil:
+                let string = resolved.string!
                 guard let link = URL(string: string) else { break }
                 let isVideo = ["mp4", "gifv", "webm"].contains(link.pathExtension.lowercased())
                 item.thumbnail = .url(sized(link, suffix: "t").absoluteString)

@@ -22,12 +22,17 @@ enum JSONFeed: FormatReader {
             var item = ItemBuilder(
                 title: try entry.text(anyOf: ["title", "summary", "content_text"])
             )
-            item.thumbnail = try context.resolver.resolve(anyOf: [entry.member("image"), entry.member("banner_image")])
+            item.thumbnail = context.resolver.resolve(anyOf: [entry.member("image"), entry.member("banner_image")])
             for attachment in try entry.array("attachments") ?? [] {
                 let mime = try attachment.string("mime_type") ?? ""
-                guard let raw = try attachment.string("url"),
-                      mime.hasPrefix("image/") || ImageHeuristics.looksLikeImage(raw) else { continue }
-                item.image = context.resolver.resolve(raw, at: attachment.path.appending("url"))
+                switch URLResolver.urlText("url", of: attachment) {
+                case .success(let found)? where mime.hasPrefix("image/") || ImageHeuristics.looksLikeImage(found.text):
+                    item.image = context.resolver.resolve(found.text, at: found.path)
+                case .failure(let wrong)? where mime.hasPrefix("image/"):
+                    item.image = wrong.url
+                default:
+                    continue
+                }
                 break
             }
             builders.append((item, entry.path))

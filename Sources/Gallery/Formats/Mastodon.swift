@@ -25,13 +25,13 @@ enum Mastodon: FormatReader {
             let text = try post.string("content").map(ImageHeuristics.plainText(fromHTML:))
             for media in try post.array("media_attachments") ?? [] {
                 var item = ItemBuilder(title: try media.text("description") ?? text)
-                let preview = try context.resolver.resolve(media.member("preview_url"))
+                let preview = context.resolver.resolve(media.member("preview_url"))
                 if let preview {
                     item.thumbnails.append(try rendition(preview, size: media.object("meta.small")))
                 }
                 let type = try media.string("type") ?? "image"
                 if type == "image" || preview == nil,
-                   let full = try context.resolver.resolve(anyOf: [media.member("url"), media.member("remote_url")]) {
+                   let full = context.resolver.resolve(anyOf: [media.member("url"), media.member("remote_url")]) {
                     item.images.append(try rendition(full, size: media.object("meta.original")))
                 }
                 builders.append((item, media.path))

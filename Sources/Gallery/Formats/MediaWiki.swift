@@ -40,10 +40,10 @@ enum MediaWiki: FormatReader {
                 title = String(t[t.index(after: colon)...])
             }
             var item = ItemBuilder(title: title)
-            if let url = try context.resolver.resolve(info.member("url")) {
+            if let url = context.resolver.resolve(info.member("url")) {
                 item.images.append(Rendition(url: url, width: try info.number("width"), height: try info.number("height")))
             }
-            if let thumb = try context.resolver.resolve(info.member("thumburl")) {
+            if let thumb = context.resolver.resolve(info.member("thumburl")) {
                 item.thumbnails.append(Rendition(
                     url: thumb, width: try info.number("thumbwidth"), height: try info.number("thumbheight")
                 ))

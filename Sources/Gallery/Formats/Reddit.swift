@@ -47,11 +47,21 @@ enum Reddit: FormatReader {
                 if let r = try rendition(r, urlKey: "url", context: context) { item.thumbnails.append(r) }
             }
         }
-        if item.thumbnails.isEmpty, let thumb = try post.string("thumbnail"), thumb.hasPrefix("http") {
-            item.thumbnail = url(thumb, at: post.path.appending("thumbnail"), context: context)
+        if item.thumbnails.isEmpty, let thumb = URLResolver.urlText("thumbnail", of: post) {
+            switch thumb {
+            case .success(let found) where found.text.hasPrefix("http"):
+                item.thumbnail = url(found.text, at: found.path, context: context)
+            case .success: break
+            case .failure(let wrong): item.thumbnail = wrong.url
+            }
         }
-        if item.images.isEmpty, let link = try post.string("url"), ImageHeuristics.looksLikeImage(link) {
-            item.image = url(link, at: post.path.appending("url"), context: context)
+        if item.images.isEmpty, let link = URLResolver.urlText("url", of: post) {
+            switch link {
+            case .success(let found) where ImageHeuristics.looksLikeImage(found.text):
+                item.image = url(found.text, at: found.path, context: context)
+            case .success: break
+            case .failure(let wrong): item.image = wrong.url
+            }
         }
         return [(item, post.path)]
     }
@@ -83,10 +93,18 @@ enum Reddit: FormatReader {
         return out
     }
 
-    /// `{url|u, width|x, height|y}` with the URL unescaped.
+    /// `{url|u, width|x, height|y}` with the URL unescaped; a URL of the wrong type is a
+    /// rendition whose URL is the problem.
     private static func rendition(_ c: Cursor?, urlKey: String, context: MappingContext) throws(MappingError) -> Rendition? {
-        guard let c, let raw = try c.string(urlKey),
-              let u = url(raw, at: c.path.appending(urlKey), context: context) else { return nil }
+        guard let c, let field = URLResolver.urlText(urlKey, of: c) else { return nil }
+        let u: ResolvedURL
+        switch field {
+        case .success(let found):
+            guard let resolved = url(found.text, at: found.path, context: context) else { return nil }
+            u = resolved
+        case .failure(let wrong):
+            u = wrong.url
+        }
         let width = try c.number(anyOf: ["width", "x"])
         let height = try c.number(anyOf: ["height", "y"])
         return Rendition(url: u, width: width, height: height)

@@ -29,10 +29,10 @@ enum Unsplash: FormatReader {
             let urls = try photo.object("urls")
             var found: [ResolvedURL] = []
             for size in smallToLarge {
-                if let url = try context.resolver.resolve(urls?.member(size)) { found.append(url) }
+                if let url = context.resolver.resolve(urls?.member(size)) { found.append(url) }
             }
             item.thumbnail = found.first
-            item.image = try context.resolver.resolve(urls?.member("full"))
+            item.image = context.resolver.resolve(urls?.member("full"))
             if item.image == nil { item.image = found.last }
             builders.append((item, photo.path))
         }

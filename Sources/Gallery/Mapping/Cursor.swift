@@ -5,17 +5,40 @@
 /// key path, so a broken gallery says exactly where it is broken.
 struct Cursor {
     let node: Node
-    let path: KeyPath
+    /// The path of the parent, when ``last`` is set; else the whole path.
+    private let base: KeyPath
+    /// The last step, kept apart so that a cursor that never reports an error never builds
+    /// its path (an array copy per element and per member of a big gallery).
+    private let last: KeyPath.Component?
 
     init(_ node: Node, path: KeyPath = .root) {
         self.node = node
-        self.path = path
+        self.base = path
+        self.last = nil
+    }
+
+    /// A cursor at `last` below `parent`.
+    private init(_ node: Node, parent: KeyPath, last: KeyPath.Component) {
+        self.node = node
+        self.base = parent
+        self.last = last
+    }
+
+    /// Where this value sits in the gallery.
+    var path: KeyPath {
+        guard let last else { return base }
+        return base.appending(last)
+    }
+
+    /// The element at `index` of an array whose path is `parent`.
+    static func element(_ node: Node, at index: Int, of parent: KeyPath) -> Cursor {
+        Cursor(node, parent: parent, last: .index(index))
     }
 
     /// The member `key` of an object, nil when absent, null, or when this is not an object.
     func member(_ key: String) -> Cursor? {
         guard let child = node.object?[key], child != .null else { return nil }
-        return Cursor(child, path: path.appending(key))
+        return Cursor(child, parent: path, last: .key(key))
     }
 
     /// Follows dotted keys: `member(path: "content.src")`.
@@ -140,6 +163,6 @@ struct CursorElements: RandomAccessCollection, ExpressibleByArrayLiteral {
     var endIndex: Int { nodes.count }
 
     subscript(index: Int) -> Cursor {
-        Cursor(nodes[index], path: path.appending(index))
+        Cursor.element(nodes[index], at: index, of: path)
     }
 }

@@ -118,7 +118,7 @@ enum ExplicitMapping {
     private static func url(of value: PathValue, context: MappingContext) throws(MappingError) -> ResolvedURL? {
         switch value {
         case .text(let s, let path): context.resolver.resolve(s, at: path)
-        case .node(let c): try context.resolver.resolve(c)
+        case .node(let c): context.resolver.resolve(c)
         }
     }
 }

@@ -20,21 +20,29 @@ enum GenericItem {
     ]
 
     /// The item at `cursor`.
-    /// - Throws: shape errors for a present field of the wrong type, or an element that is
-    ///   neither an object nor a string.
+    ///
+    /// A URL field holding something other than a URL string (a number, say) makes a
+    /// problem that fails the item's row, not the gallery.
+    /// - Throws: shape errors for a title of the wrong type, or an element that is neither an
+    ///   object nor a string.
     static func builder(_ cursor: Cursor, context: MappingContext) throws(MappingError) -> ItemBuilder {
         var item = ItemBuilder()
         if cursor.node.string != nil {
-            item.image = try context.resolver.resolve(cursor)
+            item.image = context.resolver.resolve(cursor)
             return item
         }
-        guard cursor.node.object != nil else { throw cursor.typeError("an object or a URL string") }
-        let keys = firstPresent(in: cursor)
-        if let key = keys.title { item.title = try cursor.text(key) }
-        if let key = keys.image { item.image = try context.resolver.resolve(cursor.member(key)) }
-        if let key = keys.thumbnail { item.thumbnail = try context.resolver.resolve(cursor.member(key)) }
-        if !item.hasURL, let key = pictureMember(of: cursor.node) {
-            item.image = try context.resolver.resolve(cursor.member(key))
+        // Members are read straight from the object; a cursor (and its key path) is made only
+        // for an error.
+        guard let object = cursor.node.object else { throw cursor.typeError("an object or a URL string") }
+        let keys = firstPresent(in: object)
+        if let key = keys.title, let value = object[key] {
+            guard let text = Cursor.text(of: value) else { throw cursor.member(key)!.typeError("text") }
+            item.title = text
+        }
+        if let key = keys.image { item.image = context.resolver.resolve(member: key, of: cursor) }
+        if let key = keys.thumbnail { item.thumbnail = context.resolver.resolve(member: key, of: cursor) }
+        if !item.hasURL, item.problem?.namesField != true, let key = pictureMember(of: cursor.node) {
+            item.image = context.resolver.resolve(member: key, of: cursor)
         }
         return item
     }
@@ -75,29 +83,30 @@ enum GenericItem {
     /// Walks the item's own members (usually two or three) once and ranks them with one table
     /// lookup each, rather than trying ~30 candidate names per item: a 100,000-item gallery
     /// spent a seventh of its mapping time on those lookups.
-    private static func firstPresent(in cursor: Cursor) -> (title: String?, image: String?, thumbnail: String?) {
-        guard let object = cursor.node.object else { return (nil, nil, nil) }
-        var best: [(rank: Int, key: String)?] = [nil, nil, nil]
+    private static func firstPresent(in object: NodeObject) -> (title: String?, image: String?, thumbnail: String?) {
+        var title: (rank: Int, key: String)?
+        var image: (rank: Int, key: String)?
+        var thumbnail: (rank: Int, key: String)?
+        func consider(_ rank: Int, _ key: String, _ best: inout (rank: Int, key: String)?) {
+            guard rank >= 0 else { return }
+            if best.map({ rank < $0.rank }) ?? true { best = (rank, key) }
+        }
         for (key, value) in object where value != .null {
             guard let rankings = ranks[key] else { continue }
-            for field in 0..<3 {
-                let rank = rankings[field]
-                guard rank >= 0 else { continue }
-                if best[field].map({ rank < $0.rank }) ?? true { best[field] = (rank, key) }
-            }
+            consider(rankings.title, key, &title)
+            consider(rankings.image, key, &image)
+            consider(rankings.thumbnail, key, &thumbnail)
         }
-        return (best[0]?.key, best[1]?.key, best[2]?.key)
+        return (title?.key, image?.key, thumbnail?.key)
     }
 
     /// For every known field name, its position in ``titleKeys``, ``imageKeys`` and
     /// ``thumbnailKeys`` (-1 when absent from that list).
-    private static let ranks: [String: [Int]] = {
-        var table: [String: [Int]] = [:]
-        for (list, keys) in [titleKeys, imageKeys, thumbnailKeys].enumerated() {
-            for (rank, key) in keys.enumerated() {
-                table[key, default: [-1, -1, -1]][list] = rank
-            }
-        }
+    private static let ranks: [String: (title: Int, image: Int, thumbnail: Int)] = {
+        var table: [String: (title: Int, image: Int, thumbnail: Int)] = [:]
+        for (rank, key) in titleKeys.enumerated() { table[key, default: (-1, -1, -1)].title = rank }
+        for (rank, key) in imageKeys.enumerated() { table[key, default: (-1, -1, -1)].image = rank }
+        for (rank, key) in thumbnailKeys.enumerated() { table[key, default: (-1, -1, -1)].thumbnail = rank }
         return table
     }()
 }

@@ -44,29 +44,39 @@ struct ItemBuilder {
     }
 
     /// The first unusable URL among the item's, with where it was found: the item is kept,
-    /// without URLs, and its row fails with the message.
-    var problem: (path: KeyPath, message: String)? {
-        if case .problem(let path, let message)? = thumbnail { return (path, message) }
-        if case .problem(let path, let message)? = image { return (path, message) }
-        for list in [thumbnails, images] where !list.isEmpty {
-            for rendition in list {
-                if case .problem(let path, let message) = rendition.url { return (path, message) }
-            }
-        }
+    /// without URLs, and its row fails with the message. `namesField` is set for a value that
+    /// is not a URL string at all, whose row message starts with the field's key path.
+    var problem: (path: KeyPath, message: String, namesField: Bool)? {
+        if let found = Self.problem(thumbnail) { return found }
+        if let found = Self.problem(image) { return found }
+        for rendition in thumbnails { if let found = Self.problem(rendition.url) { return found } }
+        for rendition in images { if let found = Self.problem(rendition.url) { return found } }
         return nil
     }
 
+    private static func problem(_ url: ResolvedURL?) -> (path: KeyPath, message: String, namesField: Bool)? {
+        switch url {
+        case .problem(let path, let message)?: (path, message, false)
+        case .wrongType(let path, let message)?: (path, message, true)
+        default: nil
+        }
+    }
+
     /// The item; its title falls back to the file name, then to "Item <index + 1>". An item
-    /// with a ``problem`` has no URLs and carries the message instead.
-    func build(index: Int) -> GalleryItem {
+    /// with a ``problem`` has no URLs and carries the message instead; for a value of the
+    /// wrong type the message names the field by its key path from the item at `itemPath`
+    /// ("url: not a URL string (found a number)", "content.src: …").
+    func build(index: Int, at itemPath: @autoclosure () -> KeyPath) -> GalleryItem {
         let raw = title.map { htmlEscaped ? HTMLEntities.unescape($0) : $0 } ?? ""
         var item: GalleryItem
         if let problem {
-            item = GalleryItem(title: raw, thumbnail: nil, image: nil, problem: problem.message)
+            let message = problem.namesField
+                ? "\(problem.path.relative(to: itemPath())): \(problem.message)" : problem.message
+            item = GalleryItem(title: raw, thumbnail: nil, image: nil, problem: message)
         } else {
             let thumb = thumbnail ?? Rendition.smallest(thumbnails)?.url ?? Rendition.smallest(images)?.url
             let full = image ?? Rendition.largest(images)?.url ?? Rendition.largest(thumbnails)?.url
-            item = GalleryItem(title: raw, thumbnail: thumb?.string, image: full?.string)
+            item = GalleryItem(title: raw, resolvedThumbnail: thumb, resolvedImage: full)
         }
         if item.title.isEmpty { item.title = "Item \(index + 1)" }
         return item
@@ -98,7 +108,7 @@ struct MappedGallery {
             throw .shape(first.1, "no image URL (expected \(expected))")
         }
         self.title = title
-        self.items = builders.enumerated().map { $0.element.0.build(index: $0.offset) }
+        self.items = builders.enumerated().map { $0.element.0.build(index: $0.offset, at: $0.element.1) }
         self.nextPage = nextPage
     }
 
@@ -114,7 +124,7 @@ struct MappedGallery {
         var items: [GalleryItem] = []
         items.reserveCapacity(elements.count)
         var usable = false
-        var firstProblem: (path: KeyPath, message: String)?
+        var firstProblem: (path: KeyPath, message: String, namesField: Bool)?
         for element in elements {
             let item = try builder(element)
             if item.hasURL {
@@ -122,7 +132,7 @@ struct MappedGallery {
             } else if firstProblem == nil, let problem = item.problem {
                 firstProblem = problem
             }
-            items.append(item.build(index: items.count))
+            items.append(item.build(index: items.count, at: element.path))
         }
         guard usable else {
             if let firstProblem { throw .shape(firstProblem.path, firstProblem.message) }

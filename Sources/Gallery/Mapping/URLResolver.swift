@@ -13,13 +13,24 @@ import Foundation
 /// - Results are strings: a `URL` is made only when a row is loaded.
 struct URLResolver {
     let base: URL
-    /// The base's directory as a string ("http://host/api/" for "http://host/api/g.json?x=1"),
-    /// for the fast path of plain relative paths; nil when the base has no usable form.
-    private let directory: String?
+    /// The base's directory ("http://host/api/" for "http://host/api/g.json?x=1"), for the
+    /// fast path of plain relative paths; nil when the base has no usable form.
+    private let directory: URLDirectory?
+
+    /// The base's scheme, lowercased ("" when it has none).
+    private let baseScheme: String
+    /// Whether the base is http(s): its items may not point at local files.
+    private let isRemote: Bool
+    /// Whether relative references can resolve against the base: an http(s) or file URL (a
+    /// `data:` gallery, say, has nothing to resolve against).
+    private let isHierarchical: Bool
 
     init(base: URL) {
         self.base = base
-        self.directory = URLResolver.directory(of: base)
+        self.directory = URLResolver.directory(of: base).map(URLDirectory.init(prefix:))
+        self.baseScheme = base.scheme?.lowercased() ?? ""
+        self.isRemote = baseScheme == "http" || baseScheme == "https"
+        self.isHierarchical = isRemote || base.isFileURL
     }
 
     private static func directory(of base: URL) -> String? {
@@ -37,32 +48,41 @@ struct URLResolver {
         return components.string
     }
 
-    /// The absolute URL string for a plain relative path ("pictures/1.jpg", "a/b.png?w=1") by
-    /// joining strings: what `URL(string:relativeTo:).absoluteString` gives, at a fraction of
-    /// the cost (it parses twice), and without making a `URL` (about 440 bytes each on Linux). Anything else (dot segments, "/" or "//" prefixes, non-ASCII,
-    /// characters that need escaping) returns nil and takes the general path.
-    private func joined(_ relative: String) -> String? {
-        guard let directory, let first = relative.utf8.first, Self.plainByte(first), first != UInt8(ascii: "."),
-              first != UInt8(ascii: "/") else { return nil }
+    /// Whether `relative` is a plain relative path ("pictures/1.jpg", "a/b.png?w=1") whose
+    /// absolute form is the directory's string followed by it: what
+    /// `URL(string:relativeTo:).absoluteString` gives, without parsing twice or making a `URL`
+    /// (about 440 bytes each on Linux). Anything else (dot segments, "/" or "//" prefixes,
+    /// non-ASCII, characters that need escaping) is false and takes the general path.
+    private func isPlainRelative(_ relative: String) -> Bool {
+        guard directory != nil else { return false }
+        var relative = relative
+        return relative.withUTF8(Self.isPlainRelative)
+    }
+
+    private static func isPlainRelative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, plainBytes[Int(first)], first != UInt8(ascii: "."),
+              first != UInt8(ascii: "/") else { return false }
         var previous: UInt8 = 0
         var inQuery = false
         var escape = 0  // hex digits still expected after a "%"
-        for c in relative.utf8 {
+        for c in bytes {
             if escape > 0 {
-                guard Self.hexDigit(c) else { return nil }
+                guard hexDigit(c) else { return false }
                 escape -= 1
                 continue
             }
             if c == UInt8(ascii: "%") { escape = 2 }
             if c == UInt8(ascii: "?") || c == UInt8(ascii: "#") { inQuery = true }
-            guard Self.plainByte(c) || (inQuery && (c == UInt8(ascii: "?") || c == UInt8(ascii: "#"))) else { return nil }
+            guard plainBytes[Int(c)] || (inQuery && (c == UInt8(ascii: "?") || c == UInt8(ascii: "#"))) else { return false }
             // No dot segments in the path ("a/./b", "a/../b", "a/..").
-            if !inQuery, c == UInt8(ascii: "."), previous == UInt8(ascii: "/") || previous == UInt8(ascii: ".") { return nil }
+            if !inQuery, c == UInt8(ascii: "."), previous == UInt8(ascii: "/") || previous == UInt8(ascii: ".") { return false }
             previous = c
         }
-        guard escape == 0 else { return nil }
-        return directory + relative
+        return escape == 0
     }
+
+    /// ``plainByte(_:)`` for every byte value, looked up once per byte of every URL.
+    private static let plainBytes: [Bool] = (0...255).map { plainByte(UInt8($0)) }
 
     private static func hexDigit(_ c: UInt8) -> Bool {
         switch c {
@@ -90,17 +110,6 @@ struct URLResolver {
         }
     }
 
-    private var isRemote: Bool {
-        let scheme = base.scheme?.lowercased()
-        return scheme == "http" || scheme == "https"
-    }
-
-    /// Whether relative references can resolve against the base: an http(s) or file URL (a
-    /// `data:` gallery, say, has nothing to resolve against).
-    private var isHierarchical: Bool {
-        isRemote || base.isFileURL
-    }
-
     /// The URL a gallery string stands for, or why it cannot be used; nil when it is missing
     /// (empty or only whitespace).
     ///
@@ -109,22 +118,40 @@ struct URLResolver {
     /// http", "relative URL '…' in a gallery without a base (data:)", "protocol-relative URL
     /// '…' in a local gallery".
     func resolve(_ string: String, at path: KeyPath) -> ResolvedURL? {
+        check(string)?.at(path)
+    }
+
+    /// What ``resolve(_:at:)`` says, before a problem is given its path (which is only made
+    /// for a problem).
+    private enum Checked {
+        case url(ResolvedURL)
+        case problem(String)
+
+        func at(_ path: @autoclosure () -> KeyPath) -> ResolvedURL {
+            switch self {
+            case .url(let url): url
+            case .problem(let message): .problem(path(), message)
+            }
+        }
+    }
+
+    private func check(_ string: String) -> Checked? {
         let trimmed = Self.mayNeedTrimming(string) ? string.trimmingCharacters(in: .whitespacesAndNewlines) : string
         guard !trimmed.isEmpty else { return nil }
-        var invalid: ResolvedURL { .problem(path, "not a valid URL: '\(Self.quote(trimmed))'") }
+        var invalid: Checked { .problem("not a valid URL: '\(Self.quote(trimmed))'") }
         let url: URL
         if Self.hasScheme(trimmed) {
             guard let absolute = URL(string: trimmed) else { return invalid }
             url = absolute
         } else {
             guard isHierarchical else {
-                let scheme = base.scheme.map { $0.lowercased() + ":" } ?? "its address"
-                return .problem(path, "relative URL '\(Self.quote(trimmed))' in a gallery without a base (\(scheme))")
+                let scheme = baseScheme.isEmpty ? "its address" : baseScheme + ":"
+                return .problem("relative URL '\(Self.quote(trimmed))' in a gallery without a base (\(scheme))")
             }
             if trimmed.hasPrefix("//"), !isRemote {
-                return .problem(path, "protocol-relative URL '\(Self.quote(trimmed))' in a local gallery")
+                return .problem("protocol-relative URL '\(Self.quote(trimmed))' in a local gallery")
             }
-            if let joined = joined(trimmed) { return .url(joined) }
+            if let directory, isPlainRelative(trimmed) { return .url(.joined(directory, trimmed)) }
             guard let relative = URL(string: trimmed, relativeTo: base)?.absoluteURL else { return invalid }
             url = relative
         }
@@ -134,16 +161,16 @@ struct URLResolver {
         case "data":
             break
         case "file":
-            if isRemote { return .problem(path, "file: URL in a gallery read over \(base.scheme!.lowercased())") }
+            if isRemote { return .problem("file: URL in a gallery read over \(baseScheme)") }
             if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
-                return .problem(path, "file: URL on another host '\(Self.quote(host))'")
+                return .problem("file: URL on another host '\(Self.quote(host))'")
             }
         case let scheme?:
-            return .problem(path, "unsupported URL scheme '\(Self.quote(scheme))'")
+            return .problem("unsupported URL scheme '\(Self.quote(scheme))'")
         case nil:
             return invalid
         }
-        return .url(url.absoluteString)
+        return .url(.url(url.absoluteString))
     }
 
     /// False when `s` neither starts nor ends with whitespace, decided on the bytes when they
@@ -176,21 +203,54 @@ struct URLResolver {
 
     /// The URL held by a cursor: a string, or an object with `url`, `src`, `href`, `@id` or
     /// `id` (IIIF and some APIs nest the URL one level down). Nil when absent.
-    /// - Throws: a shape error when it is neither.
-    func resolve(_ cursor: Cursor?) throws(MappingError) -> ResolvedURL? {
+    ///
+    /// A value of another type (a number, a boolean, an array, an object without such a
+    /// string) is a ``ResolvedURL/wrongType(_:_:)`` problem at the cursor's path, "not a URL
+    /// string (found a number)": its item's row fails, naming the field, and the rest of the
+    /// gallery opens.
+    func resolve(_ cursor: Cursor?) -> ResolvedURL? {
         guard let cursor else { return nil }
-        if let s = cursor.node.string { return resolve(s, at: cursor.path) }
-        if cursor.node.object != nil {
+        return resolve(cursor.node, at: cursor.path)
+    }
+
+    /// The text at `key` where a URL string is expected, for formats that look at the text
+    /// before resolving it (HTML-escaped, or filtered by extension): nil when absent or null,
+    /// else the string and its path, or a ``ResolvedURL/wrongType(_:_:)`` problem for a value
+    /// of another type (its item's row fails; the gallery opens).
+    static func urlText(_ key: String, of cursor: Cursor) -> Result<(text: String, path: KeyPath), WrongType>? {
+        guard let member = cursor.member(key) else { return nil }
+        guard let text = member.node.string else {
+            return .failure(WrongType(url: .wrongType(member.path, "not a URL string (found \(member.node.kindDescription))")))
+        }
+        return .success((text, member.path))
+    }
+
+    /// A ``ResolvedURL/wrongType(_:_:)`` as the failure of ``urlText(_:of:)``.
+    struct WrongType: Error {
+        let url: ResolvedURL
+    }
+
+    /// ``resolve(_:)-(Cursor?)`` for the member `key` of the object at `cursor`, without making
+    /// a cursor for it (the path is made only for a problem). Nil when absent or null.
+    func resolve(member key: String, of cursor: Cursor) -> ResolvedURL? {
+        guard let value = cursor.node.object?[key], value != .null else { return nil }
+        if case .string(let s) = value { return check(s)?.at(cursor.path.appending(key)) }
+        return resolve(value, at: cursor.path.appending(key))
+    }
+
+    private func resolve(_ node: Node, at path: KeyPath) -> ResolvedURL? {
+        if case .string(let s) = node { return resolve(s, at: path) }
+        if let object = node.object {
             for key in ["url", "src", "href", "@id", "id"] {
-                if let inner = cursor.member(key), inner.node.string != nil { return try resolve(inner) }
+                if case .string(let s)? = object[key] { return resolve(s, at: path.appending(key)) }
             }
         }
-        throw cursor.typeError("a URL string")
+        return .wrongType(path, "not a URL string (found \(node.kindDescription))")
     }
 
     /// The first of `cursors` that holds a URL (see ``resolve(_:)-(Cursor?)``).
-    func resolve(anyOf cursors: [Cursor?]) throws(MappingError) -> ResolvedURL? {
-        for cursor in cursors { if let url = try resolve(cursor) { return url } }
+    func resolve(anyOf cursors: [Cursor?]) -> ResolvedURL? {
+        for cursor in cursors { if let url = resolve(cursor) { return url } }
         return nil
     }
 
@@ -208,10 +268,11 @@ struct URLResolver {
     private static func pageURL(_ resolved: ResolvedURL?) throws(MappingError) -> URL? {
         switch resolved {
         case nil: return nil
-        case .url(let s)?:
+        case .url?, .joined?:
+            let s = resolved!.string!
             guard let url = URL(string: s) else { throw .shape(.root, "not a valid URL: '\(quote(s))'") }
             return url
-        case .problem(let path, let message)?: throw .shape(path, message)
+        case .problem(let path, let message)?, .wrongType(let path, let message)?: throw .shape(path, message)
         }
     }
 
@@ -225,11 +286,33 @@ struct URLResolver {
 /// A URL string from a gallery after ``URLResolver``: absolute and checked, or the reason it
 /// cannot be used, with where it was found.
 enum ResolvedURL: Equatable {
+    /// An absolute URL string.
     case url(String)
+    /// A plain relative path and the directory it is relative to, joined only when asked
+    /// (``string``; ``GalleryItem`` keeps both).
+    case joined(URLDirectory, String)
+    /// A string that is no usable URL ("not a valid URL: '…'").
     case problem(KeyPath, String)
+    /// A value that is not a URL string at all ("not a URL string (found a number)"); the
+    /// row's message names the field.
+    case wrongType(KeyPath, String)
 
+    /// The absolute URL string; nil for a problem.
     var string: String? {
-        if case .url(let s) = self { return s }
-        return nil
+        switch self {
+        case .url(let s): s
+        case .joined(let directory, let path): directory.prefix + path
+        case .problem, .wrongType: nil
+        }
     }
+}
+
+/// A gallery's directory as an absolute URL string ending in "/", shared by the items whose
+/// URLs are plain paths relative to it.
+final class URLDirectory: Sendable, Equatable {
+    let prefix: String
+
+    init(prefix: String) { self.prefix = prefix }
+
+    static func == (lhs: URLDirectory, rhs: URLDirectory) -> Bool { lhs.prefix == rhs.prefix }
 }

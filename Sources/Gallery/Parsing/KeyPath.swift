@@ -18,6 +18,13 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
+    /// This path extended by one component.
+    func appending(_ component: Component) -> KeyPath {
+        var copy = self
+        copy.components.append(component)
+        return copy
+    }
+
     /// This path extended by a dotted run of keys: `appending(path: "content.src")`.
     func appending(path: String) -> KeyPath {
         var copy = self
@@ -30,6 +37,14 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         var copy = self
         copy.components.append(.index(index))
         return copy
+    }
+
+    /// This path as seen from `ancestor` ("content.src" for `results[2].content.src` from
+    /// `results[2]`); the whole path when `ancestor` is not a prefix of it or is all of it.
+    func relative(to ancestor: KeyPath) -> KeyPath {
+        let n = ancestor.components.count
+        guard n < components.count, Array(components[..<n]) == ancestor.components else { return self }
+        return KeyPath(components: Array(components[n...]))
     }
 
     var description: String {
