@@ -95,6 +95,36 @@ class UntrustedListTests(E2ETestCase):
         self.assertEqual(r.stderr.strip(), "vitrine: bad.json: [0].url: file: URL in a gallery read over http")
         self.assertEqual(r.stdout, "")
 
+    def test_a_url_field_of_the_wrong_type_fails_its_row_only(self):
+        write_json(self.root / "typed.json", [{"title": "Good", "url": "flags/fr.png"},
+                                              {"title": "Number", "url": 5},
+                                              {"title": "List", "url": ["flags/fr.png"]}])
+        r = self.list(str(self.root / "typed.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        good = (self.root / "flags/fr.png").absolute().as_uri()
+        self.assertEqual(rows, [["Good", good, good, ""],
+                                ["Number", "", "", "url: not a URL string (found a number)"],
+                                ["List", "", "", "url: not a URL string (found an array)"]])
+        self.assertEqual(r.stderr, "")
+
+    def test_a_mapped_thumb_that_lands_on_a_number_fails_its_row_only(self):
+        write_json(self.root / "mapped.json", {"data": [{"id": "a", "t": "flags/fr.png"}, {"id": "b", "t": 12}]})
+        server = self.serve(self.root)
+        r = self.list(server.url("mapped.json"), "--items", ".data[]", "--title", ".id", "--thumb", ".t",
+                      "--output", "json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        items = json.loads(r.stdout)
+        self.assertEqual(items[0]["thumbnail"], server.url("flags/fr.png"))
+        self.assertEqual(items[1], {"title": "b", "thumbnail": "", "image": "",
+                                    "problem": "t: not a URL string (found a number)"})
+
+    def test_a_gallery_whose_every_url_has_the_wrong_type_still_fails(self):
+        write_json(self.root / "numbers.json", [{"title": "A", "url": 1}, {"title": "B", "url": 2}])
+        r = self.list(str(self.root / "numbers.json"))
+        self.assertEqual(r.returncode, 65, r.stderr)
+        self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: [0].url: not a URL string (found a number)")
+
 
 class UntrustedBrowserTests(E2ETestCase):
     def test_a_bad_row_shows_the_failure_glyph_and_its_reason(self):
@@ -117,6 +147,21 @@ class UntrustedBrowserTests(E2ETestCase):
         # Both count as failed; nothing local was asked for.
         self.assertRegex(lines[-1], r"loaded 1 · loading 0 · failed 2")
         self.assertTrue(all("passwd" not in req for req in server.requests()))
+
+    def test_a_url_of_the_wrong_type_shows_its_field_on_the_row(self):
+        root = self.tmp / "root"
+        root.mkdir()
+        link_demo(root, "flags/fr.png")
+        write_json(root / "gallery.json", [{"title": "Good", "url": "flags/fr.png"},
+                                           {"title": "Numbered", "url": 42}])
+        term = self.launch([str(root / "gallery.json")])
+        self.wait_started(term)
+        lines = self.wait_settled(term)
+        text = "\n".join(lines)
+        y = find_row(lines, "Numbered")
+        self.assertIsNotNone(y, text)
+        self.assertIn("✗ url: not a URL string (found a number)", "\n".join(lines[y:y + 3]), text)
+        self.assertRegex(lines[-1], r"loaded 1 · loading 0 · failed 1")
 
 
 class BigGalleryProgressTests(E2ETestCase):
