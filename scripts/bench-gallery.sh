@@ -54,13 +54,18 @@ for g in $GALLERIES; do
     done
     pid=$(pgrep -n -f "^$BIN --no-disk-cache $DIR/$g.json\$" || true)
     mem="?"
+    cpu="?"
     if [ -n "$pid" ]; then
+      # CPU time (user + system) of the process when the status line was seen: steadier than
+      # wall time on a loaded machine (clock ticks, 10 ms).
+      cpu=$(awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$pid/stat")
       sleep 1   # let the first thumbnails settle
       mem=$(awk '/VmRSS|VmHWM/ {printf "%s %d MB  ", $1, $2 / 1024}' "/proc/$pid/status")
     fi
-    echo "${first:-timeout} $mem" >>"$DIR/tui.txt"
+    echo "${first:-timeout} $cpu $mem" >>"$DIR/tui.txt"
     $T send-keys q; sleep 0.2; $T kill-server 2>/dev/null || true
   done
   echo "browser $g: status line at $(awk '{print $1}' "$DIR/tui.txt" | median) ms median" \
-    "(runs: $(awk '{print $1}' "$DIR/tui.txt" | tr '\n' ' ')); last run: $(tail -1 "$DIR/tui.txt" | cut -d' ' -f2-)"
+    "(runs: $(awk '{print $1}' "$DIR/tui.txt" | tr '\n' ' ')), CPU by then $(awk '{print $2}' "$DIR/tui.txt" | median) ms" \
+    "median; last run: $(tail -1 "$DIR/tui.txt" | cut -d' ' -f3-)"
 done

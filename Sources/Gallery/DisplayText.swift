@@ -55,12 +55,15 @@ public enum DisplayText {
 
     /// Printable ASCII with single inner spaces and none at the ends: nothing to do.
     private static func isPlainASCII(_ s: String) -> Bool {
-        var previous: UInt8 = 0x20
-        for byte in s.utf8 {
-            guard (0x20...0x7E).contains(byte), !(byte == 0x20 && previous == 0x20) else { return false }
-            previous = byte
+        var s = s
+        return s.withUTF8 { bytes in
+            var previous: UInt8 = 0x20
+            for byte in bytes {
+                guard (0x20...0x7E).contains(byte), !(byte == 0x20 && previous == 0x20) else { return false }
+                previous = byte
+            }
+            return previous != 0x20
         }
-        return previous != 0x20
     }
 
     /// Consumes the rest of an escape sequence whose introducer was just read, and returns

@@ -19,6 +19,7 @@ struct NodeJSONParserTests {
         #"  "fragment"  "#, "42", "-0.5", "1E3", "true", "null",
         #"{"a": [1, 2, 3,], "b": {"c": 1,},}"#,
         "[[[[[]]]]]", "{}", "[]", #"{"k": 1, "k": 2}"#,
+        #"[{"a": {"b": {"c": 1}, "d": [{"e": 2}, {}]}, "f": 3}, {"g": {"h": {}}}]"#,
     ])
     func same(text: String) throws {
         let got = try #require(direct(text), "refused \(text)")

@@ -85,6 +85,22 @@ struct PlainArrayTests {
         #expect(gallery.items[2].thumbnailURLString == "https://images.example.com/c.jpg")
     }
 
+    @Test("items whose field names change from one to the next are each read by their own names")
+    func changingFieldNames() throws {
+        // Given runs of items with the same names, then other names, then nulls, then the first again
+        let json = #"""
+        [{"title": "a", "url": "a.png"}, {"title": "b", "url": "b.png"},
+         {"name": "c", "image": "c.png", "thumb": "c-t.png"},
+         {"title": null, "name": "d", "url": "d.png"}, {"title": "e", "name": "x", "url": "e.png"},
+         {"title": "f", "url": "f.png"}]
+        """#
+        // When it is read, then every item has its own title and URLs
+        let gallery = try Fixtures.read(json)
+        #expect(gallery.items.map(\.title) == ["a", "b", "c", "d", "e", "f"])
+        #expect(gallery.items.map { $0.imageURLString?.split(separator: "/").last } == ["a.png", "b.png", "c.png", "d.png", "e.png", "f.png"])
+        #expect(gallery.items[2].thumbnailURLString == "file:///srv/galleries/c-t.png")
+    }
+
     @Test("a wrong-type URL in every item fails the gallery at the first one's key path")
     func wrongTypeEverywhere() {
         #expect(Fixtures.error(#"{"items": [{"title": "x", "url": 5}, {"title": "y", "url": 6}]}"#)?.description

@@ -34,7 +34,7 @@ enum GenericItem {
         // Members are read straight from the object; a cursor (and its key path) is made only
         // for an error.
         guard let object = cursor.node.object else { throw cursor.typeError("an object or a URL string") }
-        let keys = firstPresent(in: object)
+        let keys = context.fieldNames.fields(of: object)
         if let key = keys.title, let value = object[key] {
             guard let text = Cursor.text(of: value) else { throw cursor.member(key)!.typeError("text") }
             item.title = text
@@ -83,7 +83,7 @@ enum GenericItem {
     /// Walks the item's own members (usually two or three) once and ranks them with one table
     /// lookup each, rather than trying ~30 candidate names per item: a 100,000-item gallery
     /// spent a seventh of its mapping time on those lookups.
-    private static func firstPresent(in object: NodeObject) -> (title: String?, image: String?, thumbnail: String?) {
+    static func firstPresent(in object: NodeObject) -> (title: String?, image: String?, thumbnail: String?) {
         var title: (rank: Int, key: String)?
         var image: (rank: Int, key: String)?
         var thumbnail: (rank: Int, key: String)?
@@ -91,7 +91,7 @@ enum GenericItem {
             guard rank >= 0 else { return }
             if best.map({ rank < $0.rank }) ?? true { best = (rank, key) }
         }
-        for (key, value) in object where value != .null {
+        for (key, value) in object where !value.isNull {
             guard let rankings = ranks[key] else { continue }
             consider(rankings.title, key, &title)
             consider(rankings.image, key, &image)
@@ -109,4 +109,27 @@ enum GenericItem {
         for (rank, key) in thumbnailKeys.enumerated() { table[key, default: (-1, -1, -1)].thumbnail = rank }
         return table
     }()
+}
+
+/// Remembers the last item's member names and what ``GenericItem/firstPresent(in:)`` made of
+/// them: the items of a big gallery nearly always have the same members in the same order,
+/// and ranking them costs a hash-table lookup per member. One per reading of a gallery.
+final class FieldNameCache {
+    private var keys: [String] = []
+    private var fields: (title: String?, image: String?, thumbnail: String?) = (nil, nil, nil)
+
+    /// ``GenericItem/firstPresent(in:)`` of `object`, from the cache when its non-null member
+    /// names are those of the previous object, in the same order.
+    func fields(of object: NodeObject) -> (title: String?, image: String?, thumbnail: String?) {
+        var n = 0
+        var same = true
+        for (key, value) in object where !value.isNull {
+            guard n < keys.count, keys[n] == key else { same = false; break }
+            n += 1
+        }
+        if same, n == keys.count { return fields }
+        fields = GenericItem.firstPresent(in: object)
+        keys = object.filter { !$0.value.isNull }.map(\.key)
+        return fields
+    }
 }

@@ -147,6 +147,8 @@ struct MappedGallery {
 /// What a format reader needs besides the parsed tree.
 struct MappingContext {
     let resolver: URLResolver
+    /// Shared by the items of one reading (``GenericItem``).
+    let fieldNames = FieldNameCache()
 }
 
 /// A reader for one gallery format.

@@ -60,6 +60,10 @@ struct URLResolver {
     }
 
     private static func isPlainRelative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        plainBytes.withUnsafeBufferPointer { plain in isPlainRelative(bytes, plain: plain) }
+    }
+
+    private static func isPlainRelative(_ bytes: UnsafeBufferPointer<UInt8>, plain plainBytes: UnsafeBufferPointer<Bool>) -> Bool {
         guard let first = bytes.first, plainBytes[Int(first)], first != UInt8(ascii: "."),
               first != UInt8(ascii: "/") else { return false }
         var previous: UInt8 = 0

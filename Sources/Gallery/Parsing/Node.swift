@@ -89,6 +89,12 @@ enum Node: Sendable, Equatable {
         }
     }
 
+    /// True for `null` (cheaper than `== .null`, which builds a value to compare).
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The members of an object, or nil.
     var object: NodeObject? {
         if case .object(let o) = self { return o }

@@ -14,6 +14,10 @@ struct NodeJSONParser {
     private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
+    /// Members of the objects being parsed, innermost last: each object appends its members
+    /// here and takes them out at its end into an array of exactly their number (growing one
+    /// array per object from 1 to 2 to 4 members reallocated it for most gallery items).
+    private let members = MemberStack()
 
     /// The tree for `bytes` (BOM-less UTF-8), or nil when they are not JSON this parser takes.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Node? {
@@ -62,25 +66,26 @@ struct NodeJSONParser {
         i += 1
         // Members are collected in document order; ``NodeObject`` keeps small objects as these
         // pairs (a dictionary per item of a big gallery costs twice the memory and the hashing).
-        var pairs: [NodeObject.Member] = []
+        let start = members.count
+        defer { members.drop(from: start) }
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
         while true {
             skipSpace()
             guard i < b.count else { return nil }
-            if b[i] == UInt8(ascii: "}"), !pairs.isEmpty { i += 1; return .object(NodeObject(pairs: pairs)) }  // trailing comma
+            if b[i] == UInt8(ascii: "}"), members.count > start { i += 1; return .object(NodeObject(pairs: members.take(from: start))) }  // trailing comma
             guard b[i] == UInt8(ascii: "\""), let key = string() else { return nil }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             guard let v = value() else { return nil }
-            pairs.append((key: key, value: v))
+            members.push((key: key, value: v))
             skipSpace()
             guard i < b.count else { return nil }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }
             guard b[i] == UInt8(ascii: "}") else { return nil }
             i += 1
-            return .object(NodeObject(pairs: pairs))
+            return .object(NodeObject(pairs: members.take(from: start)))
         }
     }
 
@@ -224,5 +229,55 @@ struct NodeJSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         guard let d = Double(text), d.isFinite else { return nil }
         return .number(d)
+    }
+}
+
+/// The members of the objects being parsed, innermost last. An object pushes its members and
+/// at its end moves them out into an array of exactly their number: no array grows member by
+/// member (1, 2, 4: two reallocations for most gallery items), and nothing is copied and then
+/// released.
+private final class MemberStack {
+    private var base: UnsafeMutablePointer<NodeObject.Member>
+    private var capacity = 64
+    private(set) var count = 0
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func push(_ member: NodeObject.Member) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<NodeObject.Member>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
+        (base + count).initialize(to: member)
+        count += 1
+    }
+
+    /// Moves the members from `start` on out, in order.
+    func take(from start: Int) -> [NodeObject.Member] {
+        let n = count - start
+        guard n > 0 else { return [] }
+        let out = [NodeObject.Member](unsafeUninitializedCapacity: n) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: base + start, count: n)
+            initialized = n
+        }
+        count = start
+        return out
+    }
+
+    /// Drops whatever is left from `start` on (an object that failed to parse).
+    func drop(from start: Int) {
+        guard count > start else { return }
+        (base + start).deinitialize(count: count - start)
+        count = start
     }
 }
