@@ -94,11 +94,13 @@ public struct GalleryItem: Sendable, Hashable {
         return directory.prefix + stored
     }
 
+    /// Equal when title, problem and both absolute URL strings are (however they are stored).
     public static func == (lhs: GalleryItem, rhs: GalleryItem) -> Bool {
         lhs.title == rhs.title && lhs.problem == rhs.problem && lhs.thumbnailURLString == rhs.thumbnailURLString
             && lhs.imageURLString == rhs.imageURLString
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(title)
         hasher.combine(problem)
