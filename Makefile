@@ -28,8 +28,14 @@ test-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# The release binary carries the Swift runtime and Foundation inside it (--static-swift-stdlib):
+# every start then skips loading and relocating 15 Swift shared objects (docs/PERFORMANCE.md,
+# "Render speed"). Scripts that build the release binary use the same flags, so SwiftPM does not
+# rebuild everything when one of them runs after `make build`.
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
 build: deps
-	$(SWIFT) build -c release --product vitrine
+	$(SWIFT) build $(RELEASE_FLAGS) --product vitrine
 
 run: build
 	.build/release/vitrine

@@ -17,8 +17,8 @@ FILES=${FILES:-48}
 LIMITS=${LIMITS:-4M 16M}
 ROW_HEIGHT=${ROW_HEIGHT:-5}
 
-[ -n "${NO_BUILD:-}" ] || swift build -c release --scratch-path "$SCRATCH" >&2
-BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+[ -n "${NO_BUILD:-}" ] || swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" >&2
+BIN=$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)
 VITRINE=$BIN/vitrine
 BENCH=$BIN/vitrine-bench
 

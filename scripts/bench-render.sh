@@ -4,7 +4,7 @@
 #   scripts/bench-render.sh [TOOLS_DIR] [RUNS]
 #     TOOLS_DIR  holds peers.sh (default ../shared/tools beside the repo, or $VITRINE_SHARED_TOOLS)
 #     RUNS       interleaved runs per tool and image (default 11)
-#   VITRINE_BIN  the binary (default .build/release/vitrine; build with swift build -c release)
+#   VITRINE_BIN  the binary (default .build/release/vitrine; build with make build)
 # The 4000x3000 JPEG is cut from mate-backgrounds' Elephants_5640x3172.jpg with vips (centre
 # crop, baseline, quality 90) into a temporary folder. Needs: chafa timg catimg
 # mate-backgrounds libvips-tools, GNU time (/usr/bin/time).
@@ -15,7 +15,7 @@ RUNS=${2:-11}
 BIN=${VITRINE_BIN:-$REPO/.build/release/vitrine}
 fail() { echo "bench-render.sh: $*" >&2; exit 69; }
 [ -f "$TOOLS/peers.sh" ] || fail "peers.sh not found in '$TOOLS' (pass the shared tools folder as the first argument)"
-[ -x "$BIN" ] || fail "no vitrine binary at $BIN: run 'swift build -c release' or set VITRINE_BIN"
+[ -x "$BIN" ] || fail "no vitrine binary at $BIN: run 'make build' (swift build -c release --static-swift-stdlib) or set VITRINE_BIN"
 [ -x /usr/bin/time ] || fail "GNU time not found at /usr/bin/time (apt-get install time)"
 for tool in chafa timg catimg vips; do command -v "$tool" >/dev/null || fail "$tool not installed"; done
 SRC=/usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg

@@ -17,7 +17,7 @@ PY=/usr/bin/python3
 fail() { echo "quality.sh: $*" >&2; exit 69; }
 [ -f "$TOOLS/peers.sh" ] && [ -f "$TOOLS/ansi_quality.py" ] ||
   fail "peers.sh and ansi_quality.py not found in '$TOOLS' (pass the shared tools folder as the first argument)"
-[ -x "$BIN" ] || fail "no vitrine binary at $BIN: run 'swift build -c release' or set VITRINE_BIN"
+[ -x "$BIN" ] || fail "no vitrine binary at $BIN: run 'make build' (swift build -c release --static-swift-stdlib) or set VITRINE_BIN"
 [ -x "$PY" ] || fail "$PY not found"
 "$PY" -c 'import numpy, PIL' 2>/dev/null || fail "the scorer needs python3-numpy and python3-pil"
 for tool in chafa timg catimg; do command -v "$tool" >/dev/null || fail "$tool not installed (apt-get install $tool)"; done

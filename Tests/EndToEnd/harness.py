@@ -44,7 +44,7 @@ def binary_problem():
     """None when the binary is usable, else a message saying what is wrong."""
     path = binary()
     if not os.path.isfile(path):
-        return ("vitrine binary not found at %s: build it with `swift build -c release` "
+        return ("vitrine binary not found at %s: build it with `make build` "
                 "or point VITRINE_BIN at one" % path)
     if not os.access(path, os.X_OK):
         return "vitrine binary at %s is not executable" % path
