@@ -101,6 +101,19 @@ def nearest(color):
     return ["red", "lime", "blue"][color.index(max(color))]
 
 
+def write_png(path, width, height, pixel):
+    """Writes an 8-bit RGBA PNG; pixel(x, y) gives (r, g, b, a)."""
+    import struct
+    import zlib
+    raw = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    Path(path).write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw))
+                           + chunk(b"IEND", b""))
+
+
 def corners(pixels):
     return [nearest(pixels[0][0]), nearest(pixels[0][-1]), nearest(pixels[-1][0]), nearest(pixels[-1][-1])]
 
@@ -154,6 +167,27 @@ class RenderFixtureTests(E2ETestCase):
         pixels = self.render_ok("odd-height-20x15.png", "--size", "20x20")
         self.assertEqual((len(pixels[0]), len(pixels)), (20, 16))
         self.assertEqual(corners(pixels), ["red", "blue", "lime", "lime"])
+
+    def test_shrinking_a_png_averages_in_linear_light(self):
+        # Given 512x512 PNGs larger than the decode box at 64x32 (256x256), so the decoder must
+        # shrink them before the renderer does: a 1-px black/white checker, and a checker of
+        # opaque white and fully transparent pixels whose hidden colour is red. Each half-block
+        # pixel covers 8x8 source pixels, half of them white: the exact answer is linear 0.5
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            grey = Path(tmp) / "checker.png"
+            write_png(grey, 512, 512, lambda x, y: (255, 255, 255, 255) if (x + y) % 2 else (0, 0, 0, 255))
+            half = Path(tmp) / "half-transparent.png"
+            write_png(half, 512, 512, lambda x, y: (255, 255, 255, 255) if (x + y) % 2 else (255, 0, 0, 0))
+            # When rendered at 64x32
+            pixels = self.render_ok(grey, "--size", "64x32")
+            # Then every pixel is linear 0.5, sRGB 188 (averaging sRGB bytes would give 127)
+            self.assertEqual((len(pixels[0]), len(pixels)), (64, 64))
+            self.assertEqual({c for row in pixels for c in row}, {(188, 188, 188)})
+            # And white at alpha 0.5 over black is the same grey, with no red from the hidden
+            # colour (a straight-alpha average would give a pink, darker grey)
+            pixels = self.render_ok(half, "--size", "64x32", "--background", "0,0,0")
+            self.assertEqual({c for row in pixels for c in row}, {(188, 188, 188)})
 
     def test_no_colour_mode_has_no_escapes(self):
         status, out, err, _ = run_render(FIXTURES / "orientation-1.jpg", "--size", "16x16", "--colors", "none")
