@@ -3,7 +3,8 @@
 # first screen (time until the status line shows, and its memory), on generated galleries of
 # 100,000 and 1,000,000 items.
 # Usage: scripts/bench-gallery.sh [BINARY] [RUNS]   (default .build/release/vitrine, 5 runs)
-#        GALLERIES="g100k" scripts/bench-gallery.sh ...  measures only the 100,000-item gallery.
+#        GALLERIES="g100k" scripts/bench-gallery.sh ...  measures only the 100,000-item gallery;
+#        GALLERIES="g2 g100k" adds a 2-item gallery as the baseline (process and tmux start-up).
 # Needs python3, tmux and GNU time (/usr/bin/time). Touches no network.
 set -euo pipefail
 BIN=$(realpath "${1:-.build/release/vitrine}")
@@ -15,7 +16,7 @@ trap 'rm -rf "$DIR"' EXIT
 python3 - "$DIR" $GALLERIES <<'EOF'
 import sys
 out = sys.argv[1]
-for n, name in ((100_000, "g100k.json"), (1_000_000, "g1m.json")):
+for n, name in ((2, "g2.json"), (100_000, "g100k.json"), (1_000_000, "g1m.json")):
     if name[:-5] not in sys.argv[2:]:
         continue
     with open("%s/%s" % (out, name), "w") as f:
