@@ -2,7 +2,8 @@
 """The browser-level image pipeline benchmarks (docs/PERFORMANCE.md, "Image pipeline").
 
     bench_pipeline.py latency BINARY [--presses N] [--delay S]
-    bench_pipeline.py memory BINARY JPEG --limit SIZE [--row-height N] [--size WxH]
+    bench_pipeline.py memory BINARY JPEG --limit SIZE [--row-height N] [--size WxH] [--rows N]
+                      [--file-urls | --data-urls] [--env NAME=VALUE ...] [--trace FILE]
 
 Python 3 standard library, tmux and Tests/Fixtures/galleryserver.py on 127.0.0.1; every server
 and tmux started here is stopped before exit. Prints Markdown table rows.
@@ -16,10 +17,13 @@ per sample, so it is an upper bound; the same loop against a shell `read`/`print
 the same kind of tmux is the baseline. Requests in flight come from the server's --log-times
 log: +1 when a request arrives, -1 when its answer is written or the client hung up (GONE).
 
-memory: /gallery/10000.json?img=<JPEG>: 10,000 rows, each a distinct URL of the same file, no
-delay. PgDn page by page to row 10,000, each time waiting until the page's rows (and the
-look-ahead) are drawn ("loading 0"), then g (back to the top); VmRSS sampled from /proc after
+memory: /gallery/N.json?img=<JPEG> (N = --rows, default 10,000): N rows, each a distinct URL of
+the same file, no delay. PgDn page by page to row N, each time waiting until the page's rows (and
+the look-ahead) are drawn ("loading 0"), then g (back to the top); VmRSS sampled from /proc after
 every page; VmHWM at the end. `--memory-cache SIZE --no-disk-cache`, XDG_CACHE_HOME a temp dir.
+Controls without http: --file-urls (the same JPEG as N distinct file: URLs, `?n=I` appended) and
+--data-urls (a small PNG as N distinct data: URLs). --env sets variables for the binary (e.g.
+MALLOC_ARENA_MAX=2); --trace FILE writes "row VmRSS-KiB" per page.
 """
 
 import argparse
@@ -45,19 +49,25 @@ POSITION = re.compile(r"\b(\d+)/(\d+)\b")
 
 
 class Server(GalleryServer):
-    """galleryserver.py with --log-times on an OS-picked loopback port."""
+    """galleryserver.py with --log-times and --log-connections on an OS-picked loopback port."""
 
     def __init__(self, root, log, delay=0.0, max_seconds=1800):
-        super().__init__(root, log, delay=delay, max_seconds=max_seconds, extra_args=["--log-times"])
+        super().__init__(root, log, delay=delay, max_seconds=max_seconds,
+                         extra_args=["--log-times", "--log-connections"])
 
     def in_flight(self, limit=6):
         """Image requests in flight as the server saw them: a dict with the peak, the counts
-        (arrived, answered, gone), and the excursions over `limit`: how many, the longest and
-        the total time above it, in ms."""
+        (arrived, answered, gone), the excursions over `limit` (how many, the longest and the
+        total time above it, in ms), and the most client connections open at once
+        (`conn_peak`, gallery connections included) over `conns` connections accepted."""
         events = []
         counts = {"START": 0, "END": 0, "GONE": 0}
+        conns = []
         for line in self.log.read_text().splitlines():
             parts = line.split()
+            if parts[0] == "CONN":
+                conns.append(int(parts[1]))
+                continue
             kind = parts[0] if parts[0] in ("END", "GONE") else "START"
             path, stamp = parts[-2], float(parts[-1])
             if re.search(r"\.(json|plist)(\?|$)", path):
@@ -77,7 +87,8 @@ class Server(GalleryServer):
                 over_since = None
         return {"peak": peak, "arrived": counts["START"], "answered": counts["END"], "gone": counts["GONE"],
                 "excursions": len(excursions), "longest_ms": max(excursions, default=0),
-                "over_ms": sum(excursions), "span_s": (events[-1][0] - events[0][0]) if events else 0}
+                "over_ms": sum(excursions), "span_s": (events[-1][0] - events[0][0]) if events else 0,
+                "conn_peak": max(conns, default=0), "conns": len(conns)}
 
 
 def position(term):
@@ -193,8 +204,8 @@ def latency(args):
         print()
         print("Image requests (server log, one host 127.0.0.1): %(arrived)d arrived, %(answered)d answered, "
               "%(gone)d abandoned by the client (row scrolled away); peak in flight %(peak)d; above 6 "
-              "%(excursions)d times, for %(over_ms).1f ms in all out of %(span_s).1f s (longest %(longest_ms).1f ms)"
-              % flight)
+              "%(excursions)d times, for %(over_ms).1f ms in all out of %(span_s).1f s (longest %(longest_ms).1f ms); "
+              "connections: %(conns)d accepted, at most %(conn_peak)d open at once" % flight)
     finally:
         if base:
             base.kill()
@@ -218,22 +229,29 @@ def memory(args):
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-"))
     server = term = None
     try:
+        rows = args.rows
         if args.data_urls:
-            # Control: 10,000 rows of the demo's flags/fr.png as distinct data: URLs (no http).
+            # Control: N rows of the demo's flags/fr.png as distinct data: URLs (no http).
             png = base64.b64encode((DEMO / "flags" / "fr.png").read_bytes()).decode()
             url = tmp / "local.json"
             url.write_text(json.dumps([{"title": "Item %d" % i, "url": "data:image/png;n=%d;base64,%s" % (i, png)}
-                                       for i in range(10000)]))
+                                       for i in range(rows)]))
+        elif args.file_urls:
+            # Control: the same JPEG as N distinct file: URLs (the query makes each URL distinct).
+            photo = Path(os.path.abspath(args.jpeg)).as_uri()
+            url = tmp / "local.json"
+            url.write_text(json.dumps([{"title": "Item %d" % i, "url": "%s?n=%d" % (photo, i)} for i in range(rows)]))
         else:
             os.symlink(os.path.abspath(args.jpeg), tmp / "photo.jpg")
             server = Server(tmp, tmp / "server.log")
-            url = server.base + "/gallery/10000.json?img=photo.jpg"
-        cmd = "XDG_CACHE_HOME=%s exec %s --no-disk-cache --memory-cache %s --row-height %d '%s'" % (
-            tmp / "cache", args.binary, args.limit, args.row_height, url)
+            url = server.base + "/gallery/%d.json?img=photo.jpg" % rows
+        env = " ".join(shlex.quote(e) for e in args.env)
+        cmd = "%s XDG_CACHE_HOME=%s exec %s --no-disk-cache --memory-cache %s --row-height %d '%s'" % (
+            ("export %s;" % env) if env else "", tmp / "cache", args.binary, args.limit, args.row_height, url)
         term = Terminal(cmd, width, height)
         pid = int(term.display("#{pane_pid}"))
-        if not os.readlink("/proc/%d/exe" % pid).endswith("vitrine"):
-            raise RuntimeError("pane pid %d is not vitrine" % pid)
+        if not wait_until(lambda: os.readlink("/proc/%d/exe" % pid) == os.path.realpath(args.binary), 5):
+            raise RuntimeError("pane pid %d is not %s" % (pid, args.binary))
 
         def settled():
             text = term.text()
@@ -245,7 +263,8 @@ def memory(args):
         base = proc_status(pid)["VmRSS"]
         peak_rss, samples, pages = base, [], 0
         pos = position(term)
-        while pos < 10000:
+        trace = open(args.trace, "w") if args.trace else None
+        while pos < rows:
             term.keys("NPage")
             pages += 1
             if not wait_until(lambda: (p := position(term)) != pos and p and "loading 0" in term.text(), 60, 0.005):
@@ -254,18 +273,24 @@ def memory(args):
             rss = proc_status(pid)["VmRSS"]
             peak_rss = max(peak_rss, rss)
             samples.append((pos, rss))
+            if trace:
+                trace.write("%d %.0f\n" % (pos, rss * 1024))
+                trace.flush()
         at_end = proc_status(pid)["VmRSS"]
         status_end = term.text().splitlines()[-1].strip()
         term.keys("g")
         wait_until(lambda: position(term) == 1 and "loading 0" in term.text(), 60, 0.01)
         back = proc_status(pid)
+        if trace:
+            trace.write("back %.0f\n" % (back["VmRSS"] * 1024))
+            trace.close()
         seconds = time.monotonic() - start
         requests = sum(1 for l in (tmp / "server.log").read_text().splitlines() if l.startswith("GET /img/")) \
             if server else 0
         term.keys("q")
         wait_until(lambda: not os.path.exists("/proc/%d" % pid), 5)
         every = []
-        for target in (2000, 4000, 6000, 8000, 10000):
+        for target in (rows // 5, 2 * rows // 5, 3 * rows // 5, 4 * rows // 5, rows):
             p, rss = next((p, rss) for p, rss in samples if p >= target)
             every.append("%.0f" % rss)
         print("| %s | %d (%s) | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f s | %s |" % (
@@ -294,7 +319,12 @@ def main():
     mem.add_argument("--limit", required=True)
     mem.add_argument("--row-height", type=int, default=5)
     mem.add_argument("--size", default="120x100")
-    mem.add_argument("--data-urls", action="store_true", help="control: data: URLs of a small PNG, no http")
+    mem.add_argument("--rows", type=int, default=10000, help="gallery rows (default 10000)")
+    controls = mem.add_mutually_exclusive_group()
+    controls.add_argument("--data-urls", action="store_true", help="control: data: URLs of a small PNG, no http")
+    controls.add_argument("--file-urls", action="store_true", help="control: file: URLs of the same JPEG, no http")
+    mem.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="environment for the binary")
+    mem.add_argument("--trace", help="write 'row VmRSS-bytes' per page to this file")
     args = ap.parse_args()
     args.binary = os.path.abspath(args.binary)
     latency(args) if args.mode == "latency" else memory(args)

@@ -2,7 +2,8 @@
 """A loopback HTTP server for Vitrine's tests (Python 3 standard library only).
 
     galleryserver.py [--port N] [--root DIR] [--delay SECONDS] [--log FILE]
-                     [--log-times] [--max-seconds N] [--bind 127.0.0.1]
+                     [--log-times] [--log-connections] [--max-seconds N]
+                     [--bind 127.0.0.1]
 
 Binds 127.0.0.1 only. Prints "PORT <n>" as the first stdout line (with
 --port 0 the port is picked by the OS). Exits by itself after --max-seconds
@@ -13,7 +14,11 @@ not end in .json or .plist (i.e. image requests). --log appends "METHOD PATH"
 and logs "END METHOD PATH T" when the answer is written, or
 "GONE METHOD PATH T" when the client closed the connection during --delay
 (the answer is then not sent); scripts/bench_pipeline.py counts requests in
-flight from these. GET and HEAD only.
+flight from these. --log-connections (with --log) appends "CONN N T" each time
+a connection is accepted: N is the number of client connections open at that
+moment, the new one included (a connection counts as closed as soon as the
+client's FIN or RST has arrived, by its kernel TCP state, even if its handler
+thread has not noticed yet), T as for --log-times. GET and HEAD only.
 
 Routes (PATH is relative to --root; KEY is any word naming a counter):
   /PATH                          the file, with ETag, Last-Modified and
@@ -319,6 +324,35 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    open_connections = None  # set of sockets, with --log-connections
+
+    def process_request(self, request, client_address):
+        cfg = self.cfg
+        if cfg.log and cfg.log_connections:
+            with LOCK:
+                for sock in list(self.open_connections):
+                    if self.peer_closed(sock):
+                        self.open_connections.discard(sock)
+                self.open_connections.add(request)
+                cfg.log.write("CONN %d %.6f\n" % (len(self.open_connections), time.monotonic()))
+                cfg.log.flush()
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request):
+        if self.open_connections is not None:
+            with LOCK:
+                self.open_connections.discard(request)
+        super().shutdown_request(request)
+
+    @staticmethod
+    def peer_closed(sock):
+        """True when the client has closed `sock`: the kernel's TCP state (the first byte of
+        TCP_INFO) is no longer ESTABLISHED (1), e.g. CLOSE_WAIT after a FIN, CLOSE after a
+        reset, whether or not unread request bytes are still queued."""
+        try:
+            return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] != 1
+        except OSError:
+            return True
 
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
@@ -333,6 +367,8 @@ def main():
     ap.add_argument("--log", help="append 'METHOD PATH' per request to this file")
     ap.add_argument("--log-times", action="store_true",
                     help="with --log: add a monotonic time, log END/GONE per answer")
+    ap.add_argument("--log-connections", action="store_true",
+                    help="with --log: log 'CONN N T' per accepted connection (N open at that moment)")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="exit after this long (default 600)")
     ap.add_argument("--bind", default="127.0.0.1", help="must be 127.0.0.1")
     cfg = ap.parse_args()
@@ -344,6 +380,7 @@ def main():
     cfg.log = open(cfg.log, "a", encoding="utf-8") if cfg.log else None
     server = Server(("127.0.0.1", cfg.port), Handler)
     server.cfg = cfg
+    server.open_connections = set()
     print("PORT %d" % server.server_port, flush=True)
 
     def stop():
