@@ -26,6 +26,8 @@ extension ImagePipeline {
         var subscribers: [Int: Subscriber] = [:]
         var phase: Phase = .queued
         var handle: (any Cancellable)?
+        /// The fetch running for this load (set while `phase == .fetching`).
+        var fetchID: Int?
         /// Retries made so far after transient failures.
         var retries = 0
         /// A retry waits until then before it may start again.
@@ -50,14 +52,22 @@ extension ImagePipeline {
         /// Tickets whose load finished and whose answer is not delivered yet. A ticket is in
         /// `ticketKeys` (its load runs), here (its answer is on the way), or in neither (done).
         var deliveries: [Int: PendingDelivery] = [:]
+        /// Fetch slots taken per host: fetches of running loads, and fetches of cancelled loads
+        /// whose completion has not come back yet (their connection may still be open).
         var fetchingPerHost: [String: Int] = [:]
+        /// The host of every fetch holding a slot, by fetch ID. A slot is given back only when
+        /// the fetch's completion runs (`fetched`), never when the fetch is cancelled: URLSession
+        /// reports a cancelled task complete after libcurl has let go of its connection, so the
+        /// per-host limit holds for connections on the wire, not just for our own loads.
+        var slotHosts: [Int: String] = [:]
         var nextID = 1
+        var nextFetchID = 1
         var statistics = Statistics()
 
         /// Loads to start now: per host, while a slot is free, the queued load with the lowest
         /// priority number (nearest the viewport). Marks them fetching.
-        mutating func takeStartable(limit: Int) -> [(ImageRequest.Key, Int, ImageRequest)] {
-            var started: [(ImageRequest.Key, Int, ImageRequest)] = []
+        mutating func takeStartable(limit: Int) -> [FetchStart] {
+            var started: [FetchStart] = []
             var queuedByHost: [String: [ImageRequest.Key]] = [:]
             let now = ContinuousClock.now
             for (key, task) in tasks where task.phase == .queued && (task.notBefore.map { $0 <= now } ?? true) {
@@ -70,10 +80,15 @@ extension ImagePipeline {
                     (tasks[$0]!.priority, tasks[$0]!.generation) < (tasks[$1]!.priority, tasks[$1]!.generation)
                 }
                 for key in ordered where free > 0 {
+                    let fetchID = nextFetchID
+                    nextFetchID += 1
                     tasks[key]!.phase = .fetching
+                    tasks[key]!.fetchID = fetchID
                     fetchingPerHost[host, default: 0] += 1
+                    slotHosts[fetchID] = host
                     free -= 1
-                    started.append((key, tasks[key]!.generation, tasks[key]!.request))
+                    started.append(
+                        FetchStart(key: key, generation: tasks[key]!.generation, fetchID: fetchID, request: tasks[key]!.request))
                 }
             }
             let inFlight = fetchingPerHost.values.reduce(0, +)
@@ -81,14 +96,24 @@ extension ImagePipeline {
             return started
         }
 
-        mutating func releaseFetchSlot(_ host: String) {
+        /// Gives back the slot of fetch `fetchID` (its completion ran); nothing if it holds none.
+        mutating func releaseFetchSlot(_ fetchID: Int) {
+            guard let host = slotHosts.removeValue(forKey: fetchID) else { return }
             fetchingPerHost[host, default: 1] -= 1
             if fetchingPerHost[host] == 0 { fetchingPerHost[host] = nil }
         }
     }
 
+    /// A fetch to start, as `takeStartable` hands it out.
+    struct FetchStart {
+        let key: ImageRequest.Key
+        let generation: Int
+        let fetchID: Int
+        let request: ImageRequest
+    }
+
     func subscribe(_ request: ImageRequest, priority: Int, delivery: Delivery) -> LoadStart {
-        let (start, toStart) = state.withLock { state -> (LoadStart, [(ImageRequest.Key, Int, ImageRequest)]) in
+        let (start, toStart) = state.withLock { state -> (LoadStart, [FetchStart]) in
             let key = request.key
             if !request.reload, let image = state.cache.value(for: key) {
                 return (.cached(image), [])
@@ -97,9 +122,9 @@ extension ImagePipeline {
             state.nextID += 1
             if request.reload, let existing = state.tasks[key], !existing.request.reload {
                 // A forced reload must not join a load that may be answered from stale data:
-                // hand the old subscribers over to a fresh load.
+                // hand the old subscribers over to a fresh load. (The old fetch keeps its slot
+                // until its completion comes back.)
                 if existing.phase != .queued { existing.handle?.cancel() }
-                if existing.phase == .fetching { state.releaseFetchSlot(existing.host) }
                 state.tasks[key] = nil
                 var fresh = LoadTask(generation: id, request: request, host: Self.hostKey(request.url))
                 fresh.subscribers = existing.subscribers
@@ -132,8 +157,9 @@ extension ImagePipeline {
             case delivering
         }
         let me = pthread_self()
-        let (found, orphaned, toStart) = state.withLock {
-            state -> (Found, (any Cancellable)?, [(ImageRequest.Key, Int, ImageRequest)]) in
+        // Nothing starts here: a cancelled fetch keeps its slot until its completion comes back
+        // (see `State.slotHosts`), and the next load starts from there, off the caller's thread.
+        let (found, orphaned) = state.withLock { state -> (Found, (any Cancellable)?) in
             if let key = state.ticketKeys.removeValue(forKey: ticket.id),
                 let subscriber = state.tasks[key]?.subscribers.removeValue(forKey: ticket.id)
             {
@@ -141,25 +167,21 @@ extension ImagePipeline {
                 if let task = state.tasks[key], task.subscribers.isEmpty {
                     state.tasks[key] = nil
                     if task.phase == .fetching {
-                        state.releaseFetchSlot(task.host)
                         state.statistics.fetchesCancelled += 1
                         handle = task.handle
                     }
                 }
-                return (
-                    .withdrawn(subscriber.delivery), handle,
-                    state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost)
-                )
+                return (.withdrawn(subscriber.delivery), handle)
             }
-            guard let pending = state.deliveries[ticket.id] else { return (.nothing, nil, []) }
+            guard let pending = state.deliveries[ticket.id] else { return (.nothing, nil) }
             guard let thread = pending.thread else {
                 state.deliveries[ticket.id] = nil
-                return (.withdrawn(pending.delivery), nil, [])
+                return (.withdrawn(pending.delivery), nil)
             }
             guard case .callback = pending.delivery, pthread_equal(thread, me) == 0,
                 !state.deliveries.values.contains(where: { $0.thread.map { pthread_equal($0, me) != 0 } ?? false })
-            else { return (.nothing, nil, []) }
-            return (.delivering, nil, [])
+            else { return (.nothing, nil) }
+            return (.delivering, nil)
         }
         orphaned?.cancel()
         switch found {
@@ -172,16 +194,18 @@ extension ImagePipeline {
         default:
             break
         }
-        startFetches(toStart)
     }
 
-    func startFetches(_ loads: [(ImageRequest.Key, Int, ImageRequest)]) {
-        for (key, generation, request) in loads {
-            let handle = fetch(request) { [self] result in
-                fetched(key: key, generation: generation, result: result)
+    /// Starts fetches that `takeStartable` handed out. Every fetch's completion runs exactly
+    /// once (with `.cancelled` after a cancel), and that is where its slot is given back.
+    func startFetches(_ loads: [FetchStart]) {
+        for load in loads {
+            let (key, generation, fetchID) = (load.key, load.generation, load.fetchID)
+            let handle = fetch(load.request) { [self] result in
+                fetched(key: key, generation: generation, fetchID: fetchID, result: result)
             }
             let stale = state.withLock { state -> Bool in
-                guard state.tasks[key]?.generation == generation else { return true }
+                guard state.tasks[key]?.fetchID == fetchID, state.tasks[key]?.phase == .fetching else { return true }
                 state.tasks[key]!.handle = handle
                 return false
             }
@@ -189,15 +213,37 @@ extension ImagePipeline {
         }
     }
 
-    private func fetched(key: ImageRequest.Key, generation: Int, result: Result<Data, ImagePipeline.Error>) {
+    private func fetched(
+        key: ImageRequest.Key, generation: Int, fetchID: Int, result: Result<Data, ImagePipeline.Error>
+    ) {
         let policy = RetryPolicy(maxRetries: configuration.maxRetries, base: configuration.retryBaseDelay)
-        let (alive, retryDelay, toStart) = state.withLock {
-            state -> (Bool, Double?, [(ImageRequest.Key, Int, ImageRequest)]) in
-            guard let task = state.tasks[key], task.generation == generation, task.phase == .fetching else {
-                return (false, nil, [])
+        // A transfer cut short (cancelled, refused, timed out) has had its connection closed by
+        // libcurl, but swift-corelibs-foundation closes the socket itself a little later (its
+        // CLOSESOCKETFUNCTION waits for the socket's dispatch sources to be cancelled), after
+        // the completion has reached us: the slot waits `slotReleaseDelay` more, so the next
+        // request does not open a connection while that one is still open.
+        let failed = if case .failure = result { true } else { false }
+        let grace = configuration.slotReleaseDelay
+        let delayRelease = failed && grace > 0 && state.withLock { $0.slotHosts[fetchID] != Self.localHost }
+        if delayRelease {
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
+                startFetches(
+                    state.withLock { state in
+                        state.releaseFetchSlot(fetchID)
+                        return state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost)
+                    })
             }
-            state.releaseFetchSlot(task.host)
+        }
+        let (alive, retryDelay, toStart) = state.withLock { state -> (Bool, Double?, [FetchStart]) in
+            if !delayRelease { state.releaseFetchSlot(fetchID) }
+            guard let task = state.tasks[key], task.generation == generation, task.fetchID == fetchID,
+                task.phase == .fetching
+            else {
+                // Cancelled (or superseded by a reload): only its slot mattered.
+                return (false, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
+            }
             state.tasks[key]!.handle = nil
+            state.tasks[key]!.fetchID = nil
             if case .failure(let error) = result, let delay = policy.delay(after: error, attempt: task.retries + 1) {
                 // Back in the queue, not before the pause is over; its slot goes to others now.
                 state.tasks[key]!.retries += 1
@@ -289,11 +335,14 @@ extension ImagePipeline {
         startFetches(state.withLock { $0.takeStartable(limit: configuration.maxConcurrentLoadsPerHost) })
     }
 
+    /// The pseudo-host of file and `data:` URLs.
+    static let localHost = "local:"
+
     /// Loads are limited per host; file and data URLs share one pseudo-host.
     static func hostKey(_ url: URL) -> String {
         switch url.scheme?.lowercased() {
         case "http", "https": return "\(url.host?.lowercased() ?? ""):\(url.port ?? -1)"
-        default: return "local:"
+        default: return localHost
         }
     }
 }

@@ -26,8 +26,14 @@ public final class ImagePipeline: Sendable {
     public struct Configuration: Sendable {
         /// Memory cache limit for decoded bitmaps, in bytes (default: 1/16 of RAM, at most 256 MiB).
         public var memoryCacheBytes: Int
-        /// Most loads running at once against one host (URLSession's own default is 6).
+        /// Most loads running at once against one host (URLSession's own default is 6). It holds
+        /// for connections on the wire: a fetch keeps its slot until URLSession reports its task
+        /// finished, and one that failed or was cancelled keeps it `slotReleaseDelay` longer.
         public var maxConcurrentLoadsPerHost: Int = 6
+        /// Seconds an http(s) fetch that failed or was cancelled keeps its slot after URLSession
+        /// reported it finished (default 0.05): swift-corelibs-foundation closes the socket of a
+        /// cut-short transfer shortly after that report (measured here: about 1 ms later).
+        public var slotReleaseDelay: Double = 0.05
         /// Largest response body accepted, in bytes.
         public var maxResponseBytes: Int = 64 << 20
         /// Largest image accepted, in pixels, checked from the header before decoding.

@@ -97,11 +97,12 @@ final class NotificationRecorder: Sendable {
 struct SchedulingTests {
     let png = TestPNG.solid(width: 8, height: 8, [200, 100, 50, 255])
 
-    func makePipeline(perHost: Int = 6) -> (ImagePipeline, ManualLoader, NotificationRecorder) {
+    func makePipeline(perHost: Int = 6, slotReleaseDelay: Double = 0.05) -> (ImagePipeline, ManualLoader, NotificationRecorder) {
         let loader = ManualLoader()
         let recorder = NotificationRecorder()
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.maxConcurrentLoadsPerHost = perHost
+        configuration.slotReleaseDelay = slotReleaseDelay
         configuration.notificationCenter = recorder.center
         return (ImagePipeline(configuration: configuration, dataLoader: loader), loader, recorder)
     }
@@ -182,6 +183,62 @@ struct SchedulingTests {
         #expect(loader.requestedURLs == ["first.png", "middle.png", "far.png"])
         loader.complete("far.png", with: .success(png))
         #expect(loader.requestedURLs == ["first.png", "middle.png", "far.png", "near.png"])
+        #expect(pipeline.statistics.peakInFlight == 1)
+    }
+
+    @Test("a cancelled fetch keeps its slot until its completion comes back, then the next starts")
+    func cancelledFetchHoldsItsSlot() {
+        // Given one slot (given back at once after a failure), a fetch running and a load waiting
+        let (pipeline, loader, _) = makePipeline(perHost: 1, slotReleaseDelay: 0)
+        guard case .started(let first) = pipeline.load(request("first.png"), priority: 0) else {
+            Issue.record("unexpected cache hit")
+            return
+        }
+        _ = pipeline.load(request("next.png"), priority: 1)
+        #expect(loader.requestedURLs == ["first.png"])
+        // When the row that wanted the running one scrolls away
+        pipeline.cancel(first)
+        // Then the transfer is cancelled, but its connection may still be open: nothing starts
+        #expect(loader.handle("first.png")?.isCancelled == true)
+        #expect(loader.requestedURLs == ["first.png"])
+        #expect(pipeline.statistics.queued == 1)
+        // When the loader reports the cancelled transfer finished, the waiting load starts
+        loader.complete("first.png", with: .failure(.cancelled))
+        #expect(loader.requestedURLs == ["first.png", "next.png"])
+        #expect(pipeline.statistics.peakInFlight == 1)
+
+        // A forced reload of a running load: the old fetch keeps the slot until it completes
+        _ = pipeline.load(
+            ImageRequest(url: URL(string: "http://127.0.0.1:9/next.png")!, maxPixelWidth: 8, maxPixelHeight: 8, reload: true),
+            priority: 0)
+        #expect(loader.requestedURLs == ["first.png", "next.png"])
+        loader.complete("next.png", with: .failure(.cancelled))
+        #expect(loader.requestedURLs == ["first.png", "next.png", "next.png"])
+        #expect(pipeline.statistics.peakInFlight == 1)
+    }
+
+    @Test("an http fetch that failed or was cancelled keeps its slot a little longer; a success does not")
+    func slotReleaseDelay() {
+        // Given one slot, given back 0.3 s after a failure
+        let (pipeline, loader, _) = makePipeline(perHost: 1, slotReleaseDelay: 0.3)
+        guard case .started(let first) = pipeline.load(request("first.png"), priority: 0) else {
+            Issue.record("unexpected cache hit")
+            return
+        }
+        _ = pipeline.load(request("second.png"), priority: 1)
+        _ = pipeline.load(request("third.png"), priority: 2)
+        // When the running fetch is cancelled and reported finished
+        pipeline.cancel(first)
+        let reported = ContinuousClock.now
+        loader.complete("first.png", with: .failure(.cancelled))
+        // Then the next starts only after the delay (its socket is closed by then)
+        #expect(loader.requestedURLs == ["first.png"])
+        while loader.requestedURLs.count < 2 && ContinuousClock.now - reported < .seconds(5) { usleep(1000) }
+        #expect(loader.requestedURLs == ["first.png", "second.png"])
+        #expect(ContinuousClock.now - reported >= .milliseconds(300))
+        // When that one succeeds, the third starts at once (its connection stays open for reuse)
+        loader.complete("second.png", with: .success(png))
+        #expect(loader.requestedURLs == ["first.png", "second.png", "third.png"])
         #expect(pipeline.statistics.peakInFlight == 1)
     }
 
