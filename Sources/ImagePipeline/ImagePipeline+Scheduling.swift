@@ -217,6 +217,7 @@ extension ImagePipeline {
         key: ImageRequest.Key, generation: Int, fetchID: Int, result: Result<Data, ImagePipeline.Error>
     ) {
         let policy = RetryPolicy(maxRetries: configuration.maxRetries, base: configuration.retryBaseDelay)
+        if case .success(let data) = result { heapTrimmer.fetched(bytes: data.count) }
         // A transfer cut short (cancelled, refused, timed out) has had its connection closed by
         // libcurl, but swift-corelibs-foundation closes the socket itself a little later (its
         // CLOSESOCKETFUNCTION waits for the socket's dispatch sources to be cancelled), after
@@ -256,6 +257,7 @@ extension ImagePipeline {
             return (true, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
         }
         startFetches(toStart)
+        if !alive && retryDelay == nil { heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty }) }
         if let retryDelay {
             DispatchQueue.global().asyncAfter(deadline: .now() + retryDelay) { [weak self] in self?.startWaiting() }
         }
@@ -328,6 +330,7 @@ extension ImagePipeline {
             deliveryDone.broadcast()
             deliveryDone.unlock()
         }
+        heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty })
     }
 
     /// Starts whatever may start now (a retry's pause ended).

@@ -65,6 +65,11 @@ public final class ImagePipeline: Sendable {
         /// Use only the disk cache for http(s): stored bytes are used however old, and anything
         /// not stored fails with `.notCached` without a request (`--offline`).
         public var offline = false
+        /// Freed memory is handed back to the system (glibc's `malloc_trim`, see `HeapTrimmer`)
+        /// whenever the pipeline runs out of loads, and also after this many bytes of downloaded
+        /// bodies while loads go on (default 32 MiB); 0 turns that off. Without it, resident
+        /// memory grows with the bodies downloaded, whatever `memoryCacheBytes` says.
+        public var heapTrimBytes: Int = 32 << 20
 
         public init(memoryCacheBytes: Int? = nil) {
             let ram = Int(clamping: ProcessInfo.processInfo.physicalMemory)
@@ -121,6 +126,8 @@ public final class ImagePipeline: Sendable {
         public var peakInFlight = 0
         /// Transient failures that were tried again.
         public var retries = 0
+        /// Times freed memory was handed back to the system (`Configuration.heapTrimBytes`).
+        public var heapTrims = 0
     }
 
     let configuration: Configuration
@@ -133,6 +140,8 @@ public final class ImagePipeline: Sendable {
     let diskCache: (any DiskCaching)?
     /// Where disk-cache reads and writes run (never the caller's thread, never under the lock).
     let diskQueue = DispatchQueue(label: "vitrine.disk", qos: .utility, attributes: .concurrent)
+    /// Gives freed body memory back to the system after bursts of loads.
+    let heapTrimmer: HeapTrimmer
     private let http: HTTPDataLoader?
 
     /// A pipeline that loads over URLSession and from local files.
@@ -153,6 +162,7 @@ public final class ImagePipeline: Sendable {
         self.dataLoader = dataLoader
         self.http = http
         self.state = Mutex(State(cache: MemoryCache(costLimit: configuration.memoryCacheBytes)))
+        self.heapTrimmer = HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency
@@ -172,6 +182,7 @@ public final class ImagePipeline: Sendable {
             stats.running = state.tasks.values.filter { $0.phase != .queued }.count
             stats.queued = state.tasks.values.filter { $0.phase == .queued }.count
             stats.memoryCacheBytes = state.cache.totalCost
+            stats.heapTrims = heapTrimmer.trims
             return stats
         }
     }

@@ -242,6 +242,40 @@ struct SchedulingTests {
         #expect(pipeline.statistics.peakInFlight == 1)
     }
 
+    @Test("freed memory is handed back once the pipeline runs out of loads, and after each burst")
+    func heapTrims() {
+        // Given a pipeline whose burst is two bodies' worth
+        let loader = ManualLoader()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.heapTrimBytes = 2 * png.count
+        configuration.notificationCenter = NotificationCenter()
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        func trims(atLeast count: Int) -> Int {
+            for _ in 0..<1000 where pipeline.statistics.heapTrims < count { usleep(2000) }
+            return pipeline.statistics.heapTrims
+        }
+        for i in 0..<4 { _ = pipeline.load(request("\(i).png"), priority: i) }
+        // When one body arrives and loads remain: no trim
+        loader.complete("0.png", with: .success(png))
+        usleep(200_000)
+        #expect(pipeline.statistics.heapTrims == 0)
+        // When the second arrives (a burst's worth) while loads remain: one trim
+        loader.complete("1.png", with: .success(png))
+        #expect(trims(atLeast: 1) == 1)
+        // When the last loads end (the pipeline is idle): another
+        loader.complete("2.png", with: .success(png))
+        loader.complete("3.png", with: .success(png))
+        #expect(trims(atLeast: 2) == 2)
+
+        // heapTrimBytes 0: never
+        configuration.heapTrimBytes = 0
+        let off = ImagePipeline(configuration: configuration, dataLoader: loader)
+        _ = off.load(request("4.png"), priority: 0)
+        loader.complete("4.png", with: .success(png))
+        usleep(300_000)
+        #expect(off.statistics.heapTrims == 0)
+    }
+
     @Test("no more than the per-host limit run at once; other hosts are not held up")
     func perHostLimit() {
         let (pipeline, loader, _) = makePipeline(perHost: 6)

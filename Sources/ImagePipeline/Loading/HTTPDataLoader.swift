@@ -178,6 +178,13 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             completionHandler(.cancel)
             refuse(dataTask, failure)
         } else {
+            // One buffer of the announced size (at most 16 MiB up front), instead of a buffer
+            // that doubles as chunks arrive and leaves its smaller copies behind in the heap.
+            let expected = response.expectedContentLength
+            if expected > 0 {
+                let capacity = Int(min(expected, 16 << 20))
+                transfers.withLock { $0[dataTask.taskIdentifier]?.data.reserveCapacity(capacity) }
+            }
             completionHandler(.allow)
         }
     }
