@@ -227,7 +227,7 @@ extension ImagePipeline {
         let grace = configuration.slotReleaseDelay
         let delayRelease = failed && grace > 0 && state.withLock { $0.slotHosts[fetchID] != Self.localHost }
         if delayRelease {
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
+            startQueue.asyncAfter(deadline: .now() + grace) { [self] in
                 startFetches(
                     state.withLock { state in
                         state.releaseFetchSlot(fetchID)
@@ -256,7 +256,10 @@ extension ImagePipeline {
             state.tasks[key]!.phase = .decoding
             return (true, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
         }
-        startFetches(toStart)
+        // Not here: this runs on URLSession's delegate queue, and creating and resuming tasks
+        // from it (each waits for the session's work queue) held up the UI thread's own calls
+        // into URLSession by up to 600 ms (key-to-frame p99 277 ms against 35 without).
+        if !toStart.isEmpty { startQueue.async { [self] in startFetches(toStart) } }
         if !alive && retryDelay == nil { heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty }) }
         if let retryDelay {
             DispatchQueue.global().asyncAfter(deadline: .now() + retryDelay) { [weak self] in self?.startWaiting() }

@@ -140,6 +140,8 @@ public final class ImagePipeline: Sendable {
     let diskCache: (any DiskCaching)?
     /// Where disk-cache reads and writes run (never the caller's thread, never under the lock).
     let diskQueue = DispatchQueue(label: "vitrine.disk", qos: .utility, attributes: .concurrent)
+    /// Where fetches freed by a completion are started (never URLSession's delegate queue).
+    let startQueue = DispatchQueue(label: "vitrine.start", qos: .userInitiated)
     /// Gives freed body memory back to the system after bursts of loads.
     let heapTrimmer: HeapTrimmer
     private let http: HTTPDataLoader?
