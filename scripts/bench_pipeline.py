@@ -20,7 +20,8 @@ log: +1 when a request arrives, -1 when its answer is written or the client hung
 memory: /gallery/N.json?img=<JPEG> (N = --rows, default 10,000): N rows, each a distinct URL of
 the same file, no delay. PgDn page by page to row N, each time waiting until the page's rows (and
 the look-ahead) are drawn ("loading 0"), then g (back to the top); VmRSS sampled from /proc after
-every page; VmHWM at the end. `--memory-cache SIZE --no-disk-cache`, XDG_CACHE_HOME a temp dir.
+every page (as soon as the page is drawn), VmHWM at the end, and VmRSS once more 1 s after the
+last load. `--memory-cache SIZE --no-disk-cache`, XDG_CACHE_HOME a temp dir.
 Controls without http: --file-urls (the same JPEG as N distinct file: URLs, `?n=I` appended) and
 --data-urls (a small PNG as N distinct data: URLs). --env sets variables for the binary (e.g.
 MALLOC_ARENA_MAX=2); --trace FILE writes "row VmRSS-KiB" per page.
@@ -281,6 +282,8 @@ def memory(args):
         term.keys("g")
         wait_until(lambda: position(term) == 1 and "loading 0" in term.text(), 60, 0.01)
         back = proc_status(pid)
+        time.sleep(1)
+        settled = proc_status(pid)["VmRSS"]
         if trace:
             trace.write("back %.0f\n" % (back["VmRSS"] * 1024))
             trace.close()
@@ -296,7 +299,8 @@ def memory(args):
         print("| %s | %d (%s) | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f s | %s |" % (
             args.limit, args.row_height, args.size, base, peak_rss, at_end, back["VmRSS"], back["VmHWM"], requests,
             seconds, " ".join(every)))
-        print("<!-- %d pages; status at the end: %s -->" % (pages, status_end))
+        print("<!-- %d pages; VmRSS 1 s after the last load: %.0f MiB; status at the end: %s -->"
+              % (pages, settled, status_end))
     finally:
         if term:
             term.kill()
