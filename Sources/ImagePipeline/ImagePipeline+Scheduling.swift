@@ -57,8 +57,9 @@ extension ImagePipeline {
         var fetchingPerHost: [String: Int] = [:]
         /// The host of every fetch holding a slot, by fetch ID. A slot is given back only when
         /// the fetch's completion runs (`fetched`), never when the fetch is cancelled: URLSession
-        /// reports a cancelled task complete after libcurl has let go of its connection, so the
-        /// per-host limit holds for connections on the wire, not just for our own loads.
+        /// reports a cancelled task complete after libcurl has let go of its connection (and
+        /// `slotReleaseDelay` covers the socket's close, which comes just after), so the per-host
+        /// limit holds for connections on the wire, not just for our own loads.
         var slotHosts: [Int: String] = [:]
         var nextID = 1
         var nextFetchID = 1
