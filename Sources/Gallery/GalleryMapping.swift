@@ -11,8 +11,9 @@
 ///   that the generic search picks.
 /// - `title`, `thumb` and `image` are evaluated on each item; the first value that is not null
 ///   or false counts. A field without an expression is guessed from the usual names (`title`,
-///   `name`, `url`, `image`, `thumbnail`, ...). A thumbnail falls back to the image and the
-///   other way round.
+///   `name`, `url`, `image`, `thumbnail`, ...), except that when only one of `thumb` and
+///   `image` is given the other is that same URL, not a guess. A thumbnail falls back to the
+///   image and the other way round.
 /// - `next` is evaluated on the whole gallery and gives the next page's URL, absolute or
 ///   relative to the gallery's URL (`"?offset=\(.next_offset)"` keeps the path and replaces
 ///   the query). Nothing, null or an empty string: no next page.

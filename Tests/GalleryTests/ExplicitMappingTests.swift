@@ -46,6 +46,21 @@ struct ExplicitMappingTests {
         #expect(gallery.nextPage == .url(URL(string: "http://127.0.0.1:8080/api/photos.json?cursor=c2")!))
     }
 
+    @Test("only --thumb mapped: the image is the thumbnail, not a caption that looks like a file name")
+    func oneURLMappedIsBoth() throws {
+        // Given items whose caption ends in .png, mapped with --title and --thumb only
+        let text = #"[{"caption": "Sunset.png", "link": "a.png"}, {"label": "b.JPG", "link": "b.jpg"}]"#
+        let source = URL(fileURLWithPath: "/tmp/r/g.json")
+        let thumbOnly = try read(text, from: source, mapping: GalleryMapping(title: ".caption // .label", thumb: ".link"))
+        // Then each item's image is its thumbnail, and the title stays the caption
+        #expect(thumbOnly.items.map(\.imageURLString) == ["file:///tmp/r/a.png", "file:///tmp/r/b.jpg"])
+        #expect(thumbOnly.items.map(\.thumbnailURLString) == ["file:///tmp/r/a.png", "file:///tmp/r/b.jpg"])
+        #expect(thumbOnly.items.map(\.title) == ["Sunset.png", "b.JPG"])
+        // And the same the other way round with --image only
+        let imageOnly = try read(text, from: source, mapping: GalleryMapping(title: ".caption // .label", image: ".link"))
+        #expect(imageOnly.items.map(\.thumbnailURLString) == ["file:///tmp/r/a.png", "file:///tmp/r/b.jpg"])
+    }
+
     @Test("a path to one array without [] takes its elements")
     func arrayWithoutIterate() throws {
         let gallery = try read(mapping: GalleryMapping(items: ".results.photos", image: ".files.large"))

@@ -19,6 +19,10 @@ enum ExplicitMapping {
         var read = 0
         func builder(_ item: Cursor) throws(MappingError) -> ItemBuilder {
             var builder = guessing ? (try? GenericItem.builder(item, context: context)) ?? ItemBuilder() : ItemBuilder()
+            // One of the two URLs mapped: the other is that one, never a guess (a guess can pick
+            // a caption that looks like a file name, "Sunset.png").
+            if mapping.thumb != nil && mapping.image == nil { builder.image = nil }
+            if mapping.image != nil && mapping.thumb == nil { builder.thumbnail = nil }
             for (field, expression) in fields {
                 let result = try PathEvaluator.evaluate(expression, at: item)
                 guard let value = result.values.first(where: \.isTruthy) else {
