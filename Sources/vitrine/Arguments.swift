@@ -35,10 +35,8 @@ struct BrowseOptions: Equatable {
     /// Lines per table row.
     var rowHeight = 5
     var colors: ColorMode?
-    /// Keep downloaded images in the disk cache (`--no-disk-cache` turns it off).
-    var diskCache = true
-    /// Pipeline limits and cache behaviour from `--memory-cache`, `--disk-cache`, `--reload`,
-    /// `--offline`, `--max-per-host` and `--header`.
+    /// Pipeline limits and cache behaviour from `--memory-cache`, `--disk-cache`,
+    /// `--no-disk-cache`, `--reload`, `--offline`, `--max-per-host` and `--header`.
     var loading = LoadingOptions()
     /// `--items`, `--title`, `--thumb`, `--image`, `--next`, `--preset`.
     var reading = GalleryReadOptions()
@@ -168,7 +166,6 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.rowHeight = n
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
-            case "--no-disk-cache": options.diskCache = false
             case _ where LoadingOptions.flags.contains(arg):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(arg):
@@ -194,7 +191,8 @@ let helpText = """
 
     Options:
       --row-height LINES   lines per table row, 2-40 (default 5)
-      --colors MODE        truecolor, 256, 16 or none (default: what the terminal offers)
+      -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
+                           browser can only lower it, see the man page)
       --size COLSxROWS     render: box to fit the image in (default: the terminal, or 80x24)
       --background B       render: what transparency shows: default, checker or R,G,B
       --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json

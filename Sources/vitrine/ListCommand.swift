@@ -28,7 +28,8 @@ enum ListCommand {
     static func run(gallery argument: String, options: ListOptions) throws(Failure) {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
         options.loading.apply(to: &configuration)
-        if options.loading.offline {
+        // A gallery is read from the disk cache only offline (online, list always asks the server).
+        if options.loading.offline && options.loading.diskCache {
             configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)
         }
         let pipeline = ImagePipeline(configuration: configuration)

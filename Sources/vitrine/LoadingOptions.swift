@@ -7,6 +7,8 @@ struct LoadingOptions: Equatable {
     var memoryCacheBytes: Int?
     /// `--disk-cache SIZE`: downloaded bytes kept on disk, in bytes (nil: the default).
     var diskCacheBytes: Int?
+    /// `--no-disk-cache`: keep nothing on disk (and read nothing from it).
+    var diskCache = true
     /// `--reload`: download every image again instead of reading the disk cache.
     var reload = false
     /// `--offline`: use only the disk cache; rows it lacks fail as "not cached".
@@ -17,10 +19,10 @@ struct LoadingOptions: Equatable {
     var headers: [String: [String: String]] = [:]
 
     static let flags: Set<String> = [
-        "--memory-cache", "--disk-cache", "--reload", "--offline", "--max-per-host", "--header",
+        "--memory-cache", "--disk-cache", "--no-disk-cache", "--reload", "--offline", "--max-per-host", "--header",
     ]
 
-    static func takesValue(_ flag: String) -> Bool { flag != "--reload" && flag != "--offline" }
+    static func takesValue(_ flag: String) -> Bool { !["--reload", "--offline", "--no-disk-cache"].contains(flag) }
 
     /// Takes one of `flags` and its value.
     /// - Throws: `Failure` 64 with the expected form.
@@ -28,6 +30,7 @@ struct LoadingOptions: Equatable {
         func usage(_ text: String) -> Failure { Failure(status: .usage, message: "\(text)\nTry 'vitrine --help'.") }
         switch flag {
         case "--reload": reload = true
+        case "--no-disk-cache": diskCache = false
         case "--offline": offline = true
         case "--memory-cache", "--disk-cache":
             guard let bytes = ByteSize.parse(value ?? "") else {

@@ -43,7 +43,7 @@ do throws(Failure) {
         let center = NotificationCenter()
         var configuration = ImagePipeline.Configuration()
         configuration.notificationCenter = center
-        if options.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
+        if options.loading.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
         options.loading.apply(to: &configuration)
         let pipeline = ImagePipeline(configuration: configuration)
         let first = try GallerySource.page(

@@ -63,5 +63,18 @@ struct LoadingOptionsTests {
         }
         #expect(options.loading.offline)
         #expect(options.loading.headers == ["127.0.0.1": ["X-Token": "t"]])
+        #expect(options.loading.diskCache)
+    }
+
+    @Test("--no-disk-cache is a loading flag: browse and list both take it")
+    func noDiskCache() throws {
+        guard case .list(_, let list) = try parseArguments(["list", "g.json", "--no-disk-cache"]),
+            case .browse(_, let browse) = try parseArguments(["g.json", "--no-disk-cache"])
+        else {
+            Issue.record("expected list and browse")
+            return
+        }
+        #expect(!list.loading.diskCache && !browse.loading.diskCache)
+        #expect(try parseArguments(["g.json"]) == .browse(gallery: "g.json", options: BrowseOptions()))
     }
 }
