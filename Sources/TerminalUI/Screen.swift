@@ -54,7 +54,11 @@ public final class Screen {
         let term = environment["TERM"] ?? "dumb"
         TerminalRestore.saveTerminalState()
         var chosen: OpaquePointer?
-        if let direct = ColorSupport.directVariant(term: term, environment: environment) {
+        // `--colors truecolor` asks for 24-bit colour as COLORTERM=truecolor does: through the
+        // direct-colour terminfo entry, when TERM has one (ncurses draws only what terminfo says).
+        var announced = environment
+        if colorOverride == .truecolor { announced["COLORTERM"] = "truecolor" }
+        if let direct = ColorSupport.directVariant(term: term, environment: announced) {
             chosen = vt_newterm(direct)
         }
         if chosen == nil { chosen = vt_newterm(term) }

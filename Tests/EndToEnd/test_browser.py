@@ -119,6 +119,18 @@ class BrowserTests(E2ETestCase):
         self.assertRegex(colour, r"\x1b\[(?:[0-9;]*;)?38;5;\d+", "no 256-colour escapes")
         self.assertNotRegex(colour, r"38;2;\d+;\d+;\d+", "truecolor used without COLORTERM")
 
+    # 1c: --colors truecolor without COLORTERM takes the direct-colour terminfo entry itself
+    def test_colors_truecolor_option_without_colorterm(self):
+        root, items = demo_root(self.tmp, count=6)
+        server = self.serve(root)
+        term = self.launch([server.url("gallery.json"), "--colors", "truecolor"], truecolor=False)
+        self.wait_started(term)
+        self.wait_settled(term)
+        colour = "\n".join(term.capture(escapes=True))
+        self.assertIn(HALF_BLOCK, colour)
+        self.assertRegex(colour, r"\x1b\[(?:[0-9;]*;)?38;2;\d+;\d+;\d+(?:;[0-9;]*)?m",
+                         "--colors truecolor drew no truecolor escapes")
+
     # 2
     def test_lazy_loading_requests_only_rows_near_the_viewport(self):
         server = self.serve(DEMO)
