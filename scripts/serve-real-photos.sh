@@ -30,7 +30,7 @@ cleanup() {
     rm -rf "$ROOT"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 # Symlinks keep the temp dir tiny; the server follows links inside its root.
 find "$MATE" \( -type f -o -type l \) \( -name '*.jpg' -o -name '*.png' \) | sort | while read -r f; do

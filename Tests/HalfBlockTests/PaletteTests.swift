@@ -66,7 +66,7 @@ struct PaletteTests {
         // Given a flat colour between cube levels (sRGB 115 lies between 95 and 135)
         let image = solidImage(8, 8, Pixel(115, 0, 0))
         // When rendered in 256 colours, undithered and ordered
-        let plain = render(image, 8, 4, RenderOptions(colorMode: .palette256, dithering: .none))
+        let plain = render(image, 8, 4, RenderOptions(colorMode: .palette256, dithering: Dithering.none))
         let ordered = render(image, 8, 4, RenderOptions(colorMode: .palette256, dithering: .ordered))
         // Then undithered uses one colour and ordered uses at least two
         let plainColours = Set(plain.cells.flatMap { [$0.foreground, $0.background] })

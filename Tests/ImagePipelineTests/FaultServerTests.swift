@@ -513,7 +513,7 @@ final class ResultRecorder: Sendable {
     private let list = Mutex<[Delivery]>([])
 
     init() {
-        center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { [self] note in
+        _ = center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { [self] note in
             guard let ticket = note.userInfo?[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket,
                 let result = note.userInfo?[ImagePipeline.NotificationKey.result]
                     as? Result<DecodedImage, ImagePipeline.Error>
