@@ -50,6 +50,9 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   /redirect-loop/N               302 to /redirect-loop/N+1, forever
   /big/BYTES                     200 image/png, BYTES bytes (PNG signature then
                                  zeros), streamed in 64 KiB chunks
+  /gzip-bomb/MIB                 200 image/png with Content-Encoding: gzip, a body
+                                 that inflates to MIB MiB of zeros (1 KB a MiB on
+                                 the wire), 16 KB every 10 ms; logs SENT k/total
   /bomb.png                      a valid 20000x20000 1-bit greyscale PNG
                                  (~50 KB on the wire, 400 MB once decoded to
                                  8-bit): a decompression bomb
@@ -96,6 +99,19 @@ def bomb():
             row = bytes(1 + 20000 // 8)
             _bomb.append(png(20000, 20000, 1, (row for _ in range(20000))))
         return _bomb[0]
+
+
+_gzip_bombs = {}
+
+
+def gzip_bomb(mib):
+    """`mib` MiB of zeros, gzip-compressed (about 1 KB per MiB), made once per size."""
+    with LOCK:
+        if mib not in _gzip_bombs:
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            chunk = bytes(1 << 20)
+            _gzip_bombs[mib] = b"".join(z.compress(chunk) for _ in range(mib)) + z.flush()
+        return _gzip_bombs[mib]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -199,6 +215,8 @@ class Handler(BaseHTTPRequestHandler):
                            {"Location": "/redirect-loop/%d" % (int(parts[1]) + 1)})
             elif head == "big" and n == 2 and parts[1].isdigit():
                 self.stream_big(int(parts[1]))
+            elif head == "gzip-bomb" and n == 2 and parts[1].isdigit() and 1 <= int(parts[1]) <= 4096:
+                self.stream_gzip_bomb(int(parts[1]))
             elif path == "/bomb.png":
                 self.reply(200, "image/png", bomb())
             elif head == "gallery" and n == 2 and parts[1].endswith(".json") and parts[1][:-5].isdigit():
@@ -304,6 +322,30 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(304, "", b"", headers)
         with open(full, "rb") as f:
             self.reply(200, self.guess_type(full), f.read(), headers)
+
+    def stream_gzip_bomb(self, mib):
+        """A gzip body (Content-Encoding) that inflates to `mib` MiB, sent 16 KB every 10 ms;
+        logs `SENT /gzip-bomb/N k/total` (bytes on the wire) when the client took it all or
+        hung up."""
+        body = gzip_bomb(mib)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        sent = 0
+        try:
+            while sent < len(body):
+                self.wfile.write(body[sent:sent + 16384])
+                self.wfile.flush()
+                sent = min(len(body), sent + 16384)
+                time.sleep(0.01)
+        finally:
+            cfg = self.server.cfg
+            if cfg.log:
+                with LOCK:
+                    cfg.log.write("SENT %s %d/%d\n" % (self.path, sent, len(body)))
+                    cfg.log.flush()
 
     def stream_big(self, size):
         self.send_response(200)

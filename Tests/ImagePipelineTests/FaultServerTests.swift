@@ -179,6 +179,19 @@ struct FaultServerTests {
         #expect(server.requests(containing: "/big/").count == 1)
     }
 
+    @Test("a gzip body that inflates past the cap fails as too large")
+    func gzipBodyOverTheCap() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline { $0.maxResponseBytes = 1 << 20 }
+
+        // 64 MiB of zeros, about 64 KB on the wire (Content-Encoding: gzip, which URLSession
+        // inflates by itself): the cap counts the inflated bytes, not the announced length
+        let result = await outcome(pipeline, server.url("gzip-bomb/64"))
+
+        #expect(result == .failure(.responseTooLarge(limit: 1 << 20)))
+    }
+
     @Test("a redirect loop ends as a network error after a bounded number of requests")
     func redirectLoop() async throws {
         let server = try startServer()
