@@ -95,8 +95,10 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             case "--size", "-s":
                 let text = try value(for: arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] <= 10_000, parts[1] <= 10_000 else {
-                    throw usage("--size takes COLSxROWS, like 80x24, not '\(text)'")
+                // At most 1000x1000 cells: small pictures are scaled up to fill the box, and a
+                // 10000x10000 box made 135 MB of output and 3 GB of pixels for a 1x1 PNG.
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] <= 1000, parts[1] <= 1000 else {
+                    throw usage("--size takes COLSxROWS from 1x1 to 1000x1000, like 80x24, not '\(text)'")
                 }
                 options.size = (parts[0], parts[1])
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
@@ -193,7 +195,8 @@ let helpText = """
       --row-height LINES   lines per table row, 2-40 (default 5)
       -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
                            browser can only lower it, see the man page)
-      --size COLSxROWS     render: box to fit the image in (default: the terminal, or 80x24)
+      --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
+                           terminal, or 80x24)
       --background B       render: what transparency shows: default, checker or R,G,B
       --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
       --pages N            list: read up to N pages, following the gallery's next-page links

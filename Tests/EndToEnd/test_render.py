@@ -168,6 +168,18 @@ class RenderFixtureTests(E2ETestCase):
         self.assertEqual((len(pixels[0]), len(pixels)), (20, 16))
         self.assertEqual(corners(pixels), ["red", "blue", "lime", "lime"])
 
+    def test_size_is_bounded(self):
+        # The largest box renders a 1x1 PNG scaled up in bounded memory
+        status, out, err, rss = run_render(FIXTURES / "1x1.png", "--size", "1000x1000")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(out.count("\n"), 500)  # a square picture: 1000 columns, 500 rows
+        self.assertLess(rss, 400, "peak RSS %.0f MB" % rss)
+        # A larger box is a usage error that says the range
+        for size in ("1001x10", "10x1001", "10000x10000", "0x5", "-1x5", "axb"):
+            status, out, err, _ = run_render(FIXTURES / "1x1.png", "--size", size)
+            self.assertEqual(status, 64, size)
+            self.assertIn("1x1 to 1000x1000", err)
+
     def test_shrinking_a_png_averages_in_linear_light(self):
         # Given 512x512 PNGs larger than the decode box at 64x32 (256x256), so the decoder must
         # shrink them before the renderer does: a 1-px black/white checker, and a checker of
