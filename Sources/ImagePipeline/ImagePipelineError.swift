@@ -11,8 +11,12 @@ extension ImagePipeline {
         /// The bytes are not a supported image format (checked from the magic bytes), e.g. an
         /// HTML page served as `image/jpeg`. The payload names what was seen.
         case notAnImage(String)
-        /// No byte arrived within the idle timeout, or the whole load took too long.
+        /// No byte arrived within the idle timeout (or no answer came at all).
         case timedOut
+        /// Bytes kept arriving, but the whole transfer took longer than the total timeout, in
+        /// seconds: a server trickling its body. Not retried (another try would be as slow and
+        /// hold a connection as long again).
+        case tooSlow(seconds: Double)
         /// The body is larger than the response-size cap, in bytes.
         case responseTooLarge(limit: Int)
         /// The header announces more pixels than the pixel-count cap allows.
@@ -37,6 +41,7 @@ extension ImagePipeline {
             case .serverBusy(let status, _): return "HTTP \(status)"
             case .notAnImage: return "not an image"
             case .timedOut: return "timed out"
+            case .tooSlow: return "too slow"
             case .responseTooLarge: return "file too large"
             case .tooManyPixels: return "too many pixels"
             case .corrupt: return "corrupt image"
@@ -48,7 +53,8 @@ extension ImagePipeline {
             }
         }
 
-        /// True for failures worth trying again after a pause: 5xx answers, 429, and timeouts.
+        /// True for failures worth trying again after a pause: 5xx answers, 429, and idle
+        /// timeouts (not ``tooSlow``).
         /// Other 4xx answers and bad data fail at once.
         public var isTransient: Bool {
             switch self {
@@ -67,6 +73,7 @@ extension ImagePipeline {
                 return retryAfter.map { text + " (retry after \(Int($0.rounded())) s)" } ?? text
             case .notAnImage(let seen): return "not an image (\(seen))"
             case .timedOut: return "timed out"
+            case .tooSlow(let seconds): return "still downloading after \(Int(seconds.rounded())) s, the limit for one transfer"
             case .responseTooLarge(let limit): return "response larger than \(limit) bytes"
             case .tooManyPixels(let w, let h, let limit):
                 return "\(w) x \(h) pixels is over the limit of \(limit)"

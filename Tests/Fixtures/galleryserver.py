@@ -50,6 +50,8 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   /redirect-loop/N               302 to /redirect-loop/N+1, forever
   /big/BYTES                     200 image/png, BYTES bytes (PNG signature then
                                  zeros), streamed in 64 KiB chunks
+  /trickle/SECONDS               200 image/png announcing 1 MB, then one byte
+                                 every 0.1 s for SECONDS seconds
   /gzip-bomb/MIB                 200 image/png with Content-Encoding: gzip, a body
                                  that inflates to MIB MiB of zeros (1 KB a MiB on
                                  the wire), 16 KB every 10 ms; logs SENT k/total
@@ -215,6 +217,17 @@ class Handler(BaseHTTPRequestHandler):
                            {"Location": "/redirect-loop/%d" % (int(parts[1]) + 1)})
             elif head == "big" and n == 2 and parts[1].isdigit():
                 self.stream_big(int(parts[1]))
+            elif head == "trickle" and n == 2 and parts[1].isdigit():
+                # 200 image/png announcing 1 MB, then one byte every 0.1 s for SECONDS s
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(1 << 20))
+                self.end_headers()
+                for i in range(int(parts[1]) * 10):
+                    self.wfile.write(PNG_SIG[i % len(PNG_SIG):][:1])
+                    self.wfile.flush()
+                    time.sleep(0.1)
+                self.close_connection = True
             elif head == "gzip-bomb" and n == 2 and parts[1].isdigit() and 1 <= int(parts[1]) <= 4096:
                 self.stream_gzip_bomb(int(parts[1]))
             elif path == "/bomb.png":

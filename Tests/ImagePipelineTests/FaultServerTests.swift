@@ -272,6 +272,28 @@ struct FaultServerTests {
         #expect(server.requests(containing: "/hang/").count == 1)
     }
 
+    @Test("a body that trickles past the total timeout fails as too slow, and is not retried")
+    func tricklingResponse() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        // Retries allowed: a timeout of the idle kind would be tried again, this one must not be
+        let pipeline = makePipeline {
+            $0.idleTimeout = 1
+            $0.totalTimeout = 1.5
+            $0.maxRetries = 2
+        }
+        let started = ContinuousClock.now
+
+        // One byte every 0.1 s for 20 s: never idle, never done
+        let result = await outcome(pipeline, server.url("trickle/20"))
+
+        let elapsed = Self.seconds(ContinuousClock.now - started)
+        #expect(result == .failure(.tooSlow(seconds: 1.5)))
+        #expect(elapsed >= 1.4 && elapsed < 4, "failed after \(elapsed) s")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.requests(containing: "/trickle/").count == 1)
+    }
+
     @Test("a sub-second idle timeout holds to the millisecond (URLSession would truncate 0.6 s to 0)")
     func subSecondIdleTimeout() async throws {
         let server = try startServer()

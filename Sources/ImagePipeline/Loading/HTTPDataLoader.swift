@@ -46,7 +46,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     /// - Parameters:
     ///   - maxResponseBytes: bodies larger than this many bytes fail with `.responseTooLarge`.
     ///   - idleTimeout: seconds without a byte before `.timedOut`.
-    ///   - totalTimeout: seconds for the whole transfer before `.timedOut`.
+    ///   - totalTimeout: seconds for the whole transfer before `.tooSlow` (not retried).
     ///   - maxConnectionsPerHost: URLSession's own per-host cap (kept at or above the pipeline's).
     ///   - headers: extra request headers per host name (lower-cased), for galleries behind a token.
     init(
@@ -118,17 +118,19 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     /// for the earliest deadline (arriving bytes moved the idle one).
     private func checkTimeouts(_ handle: TaskHandle) {
         let now = ContinuousClock.now
-        let expired = transfers.withLock { table -> Bool in
-            guard let transfer = table[handle.task.taskIdentifier] else { return false }
+        let expired = transfers.withLock { table -> ImagePipeline.Error? in
+            guard let transfer = table[handle.task.taskIdentifier] else { return nil }
             let idleEnds = transfer.lastActivity + .milliseconds(Int(idleTimeout * 1000))
             let totalEnds = transfer.sent + .milliseconds(Int(totalTimeout * 1000))
-            if now >= idleEnds || now >= totalEnds { return true }
+            if now >= idleEnds { return .timedOut }
+            // With the idle timeout the shorter one, bytes still arrive: a trickle.
+            if now >= totalEnds { return .tooSlow(seconds: totalTimeout) }
             let next = (min(idleEnds, totalEnds) - now).components
             let nanoseconds = Int(next.seconds) * 1_000_000_000 + Int(next.attoseconds / 1_000_000_000)
             transfer.timer?.source.schedule(deadline: .now() + .nanoseconds(nanoseconds))
-            return false
+            return nil
         }
-        if expired { refuse(handle.task, .timedOut) }
+        if let expired { refuse(handle.task, expired) }
     }
 
     private struct TaskHandle: Cancellable, @unchecked Sendable {
