@@ -50,6 +50,7 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   /redirect-loop/N               302 to /redirect-loop/N+1, forever
   /big/BYTES                     200 image/png, BYTES bytes (PNG signature then
                                  zeros), streamed in 64 KiB chunks
+  /early-hints/N/PATH            N interim 1xx answers (103, then 102s), then PATH
   /trickle/SECONDS               200 image/png announcing 1 MB, then one byte
                                  every 0.1 s for SECONDS seconds
   /gzip-bomb/MIB                 200 image/png with Content-Encoding: gzip, a body
@@ -217,6 +218,13 @@ class Handler(BaseHTTPRequestHandler):
                            {"Location": "/redirect-loop/%d" % (int(parts[1]) + 1)})
             elif head == "big" and n == 2 and parts[1].isdigit():
                 self.stream_big(int(parts[1]))
+            elif head == "early-hints" and n >= 3 and parts[1].isdigit():
+                # N interim answers (103 Early Hints, then 102 Processing), then PATH as usual
+                for i in range(min(int(parts[1]), 1000)):
+                    self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </x.css>; rel=preload\r\n\r\n" if i == 0
+                                     else b"HTTP/1.1 102 Processing\r\n\r\n")
+                self.wfile.flush()
+                self.serve_file("/".join(parts[2:]))
             elif head == "trickle" and n == 2 and parts[1].isdigit():
                 # 200 image/png announcing 1 MB, then one byte every 0.1 s for SECONDS s
                 self.send_response(200)

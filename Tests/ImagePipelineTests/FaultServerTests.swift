@@ -272,6 +272,15 @@ struct FaultServerTests {
         #expect(server.requests(containing: "/hang/").count == 1)
     }
 
+    @Test("interim 1xx answers (103 Early Hints, 102 Processing) are skipped for the final 200")
+    func interimAnswers() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+        #expect(isTheImage(await outcome(pipeline, server.url("early-hints/1/a.png"))))
+        #expect(isTheImage(await outcome(pipeline, server.url("early-hints/50/a.png?many"))))
+    }
+
     @Test("a body that trickles past the total timeout fails as too slow, and is not retried")
     func tricklingResponse() async throws {
         let server = try startServer()

@@ -171,7 +171,11 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             table[dataTask.taskIdentifier]?.lastActivity = .now
             return table[dataTask.taskIdentifier]?.conditional ?? false
         }
-        if let http = response as? HTTPURLResponse, !Self.accepts(http.statusCode, conditional: conditional) {
+        // An interim 1xx answer (103 Early Hints, 100 Continue, 102 Processing) reaches this
+        // delegate as if it were the response; the final status is checked at completion.
+        if let http = response as? HTTPURLResponse, !(100..<200).contains(http.statusCode),
+            !Self.accepts(http.statusCode, conditional: conditional)
+        {
             failure = Self.statusError(http)
         } else if response.expectedContentLength > Int64(maxResponseBytes) {
             failure = .responseTooLarge(limit: maxResponseBytes)
