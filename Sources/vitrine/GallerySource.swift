@@ -145,8 +145,10 @@ enum GallerySource {
     static func resolve(_ argument: String) throws(Failure) -> URL {
         let lower = argument.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") || lower.hasPrefix("data:") {
-            guard let url = URL(string: argument), url.scheme != nil else {
-                throw Failure(status: .usage, message: "not a valid URL: \(argument)")
+            guard let url = URL(string: argument), url.scheme != nil,
+                !lower.hasPrefix("http") || !(url.host ?? "").isEmpty
+            else {
+                throw Failure(status: .usage, message: "not a valid URL: \(DisplayText.sanitize(argument))")
             }
             return url
         }

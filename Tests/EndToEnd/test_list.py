@@ -152,6 +152,12 @@ class ListTests(E2ETestCase):
         self.assertEqual(r.returncode, 64)
         self.assertIn("cannot be combined", r.stderr)
 
+    def test_an_http_url_without_a_host_is_a_usage_error(self):
+        for url in ("http://", "https:///g.json"):
+            r = self.list(url)
+            self.assertEqual(r.returncode, 64, url)
+            self.assertIn("not a valid URL: %s" % url, r.stderr)
+
     # untrusted input
 
     def test_overlong_titles_are_cut_by_display_width(self):
