@@ -41,7 +41,15 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     private let timerQueue = DispatchQueue(label: "vitrine.http.timeouts")
     private let headers: [String: [String: String]]
     private let transfers = Mutex<[Int: Transfer]>([:])
-    private let sessionBox = Mutex<URLSession?>(nil)
+    private let maxConnectionsPerHost: Int
+    /// The session is made by the first request, not up front: a run that only reads local
+    /// files (`vitrine render photo.jpg`) never pays for URLSession's set-up.
+    private enum SessionState {
+        case notStarted
+        case live(URLSession)
+        case invalidated
+    }
+    private let sessionBox = Mutex<SessionState>(.notStarted)
 
     /// - Parameters:
     ///   - maxResponseBytes: bodies larger than this many bytes fail with `.responseTooLarge`.
@@ -58,19 +66,37 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         self.idleTimeout = min(max(idleTimeout, 0.001), 1e7)
         self.totalTimeout = min(max(totalTimeout, 0.001), 1e7)
         self.headers = headers
+        self.maxConnectionsPerHost = maxConnectionsPerHost
         super.init()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        configuration.timeoutIntervalForRequest = Self.backstop(self.idleTimeout)
-        configuration.timeoutIntervalForResource = Self.backstop(self.totalTimeout)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        sessionBox.withLock { $0 = session }
     }
 
-    /// Ends the session; loads in flight fail with `.cancelled`.
-    func invalidate() { sessionBox.withLock { $0?.invalidateAndCancel() } }
+    /// The session, made on first use; nil once invalidated.
+    private func session() -> URLSession? {
+        sessionBox.withLock { state in
+            switch state {
+            case .live(let session): return session
+            case .invalidated: return nil
+            case .notStarted:
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+                configuration.timeoutIntervalForRequest = Self.backstop(idleTimeout)
+                configuration.timeoutIntervalForResource = Self.backstop(totalTimeout)
+                configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+                configuration.urlCache = nil
+                let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+                state = .live(session)
+                return session
+            }
+        }
+    }
+
+    /// Ends the session; loads in flight fail with `.cancelled`, and so do later ones.
+    func invalidate() {
+        sessionBox.withLock { state in
+            if case .live(let session) = state { session.invalidateAndCancel() }
+            state = .invalidated
+        }
+    }
 
     func loadData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
@@ -93,7 +119,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validators?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         let conditional = validators?.etag != nil || validators?.lastModified != nil
-        guard let session = sessionBox.withLock({ $0 }) else {
+        guard let session = session() else {
             completion(.failure(.cancelled))
             return CancellationFlag()
         }
