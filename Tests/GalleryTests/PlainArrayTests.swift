@@ -107,11 +107,13 @@ struct PlainArrayTests {
             == "gallery.json: items[0].url: not a URL string (found a number)")
     }
 
-    @Test("a title of the wrong type is a shape error")
-    func badTitle() {
-        #expect(Fixtures.error(#"{"items": [{"title": false, "url": "a.png"}]}"#) == .shape(
-            source: "gallery.json", keyPath: "items[0].title", message: "not text (found a boolean)"
-        ))
+    @Test("a guessed title of the wrong type is no title: the item keeps its row")
+    func badTitle() throws {
+        let gallery = try Fixtures.read(#"{"items": [{"title": false, "url": "a.png"}, {"title": "B", "url": "b.png"}]}"#)
+        #expect(gallery.items.count == 2)
+        #expect(gallery.items[0].title == "a.png")  // the file name, as for an item without a title
+        #expect(gallery.items[0].imageURLString?.hasSuffix("/a.png") == true)
+        #expect(gallery.items[1].title == "B")
     }
 
     @Test("empty arrays and non-galleries")

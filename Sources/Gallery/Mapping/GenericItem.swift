@@ -23,8 +23,7 @@ enum GenericItem {
     ///
     /// A URL field holding something other than a URL string (a number, say) makes a
     /// problem that fails the item's row, not the gallery.
-    /// - Throws: shape errors for a title of the wrong type, or an element that is neither an
-    ///   object nor a string.
+    /// - Throws: a shape error for an element that is neither an object nor a string.
     static func builder(_ cursor: Cursor, context: MappingContext) throws(MappingError) -> ItemBuilder {
         var item = ItemBuilder()
         if cursor.node.string != nil {
@@ -35,8 +34,9 @@ enum GenericItem {
         // for an error.
         guard let object = cursor.node.object else { throw cursor.typeError("an object or a URL string") }
         let keys = context.fieldNames.fields(of: object)
-        if let key = keys.title, let value = object[key] {
-            guard let text = Cursor.text(of: value) else { throw cursor.member(key)!.typeError("text") }
+        // A guessed title that is not text (true, null) is no title: the row shows the file
+        // name, as for an item without one (an explicit --title still insists on text).
+        if let key = keys.title, let value = object[key], let text = Cursor.text(of: value) {
             item.title = text
         }
         if let key = keys.image { item.image = context.resolver.resolve(member: key, of: cursor) }
