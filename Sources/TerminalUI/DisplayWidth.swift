@@ -13,6 +13,16 @@ public enum DisplayWidth {
             || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
     }
 
+    /// True for scalars that make a terminal draw several characters as one glyph: the zero-width
+    /// joiner (U+200D, in emoji sequences like 🏳️‍🌈) and the text/emoji variation selectors
+    /// (U+FE0E, U+FE0F). ncurses counts columns scalar by scalar (`wcwidth`), while a terminal
+    /// that joins the sequence draws fewer columns, so its screen and ncurses's copy disagree and
+    /// old characters stay behind after a redraw. Dropped when drawing: the sequence then shows
+    /// as its parts (🏳🌈), in the columns ncurses expects.
+    public static func joinsGlyphs(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200D || scalar.value == 0xFE0E || scalar.value == 0xFE0F
+    }
+
     /// Columns that `scalar` occupies: 0, 1 or 2. Unsafe and unprintable scalars count as 0
     /// (they are dropped when drawing).
     public static func width(_ scalar: Unicode.Scalar) -> Int {
@@ -34,7 +44,9 @@ public enum DisplayWidth {
         guard columns > 0 else { return ([], 0) }
         var out: [Unicode.Scalar] = []
         var used = 0
-        let safe = text.unicodeScalars.filter { !isUnsafe($0) && (width($0) > 0 || $0.value >= 0x300) }
+        let safe = text.unicodeScalars.filter {
+            !isUnsafe($0) && !joinsGlyphs($0) && (width($0) > 0 || $0.value >= 0x300)
+        }
         let total = safe.reduce(0) { $0 + width($1) }
         let budget = total > columns ? columns - 1 : columns
         for scalar in safe {

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import unittest
 from pathlib import Path
 
@@ -162,6 +163,32 @@ class UntrustedBrowserTests(E2ETestCase):
         self.assertIsNotNone(y, text)
         self.assertIn("✗ url: not a URL string (found a number)", "\n".join(lines[y:y + 3]), text)
         self.assertRegex(lines[-1], r"loaded 1 · loading 0 · failed 1")
+
+    def test_joined_emoji_leave_nothing_behind_after_a_resize(self):
+        # Given titles of emoji joined with U+200D and U+FE0F, which tmux draws as one glyph
+        # while ncurses counts their parts
+        root = self.tmp / "root"
+        root.mkdir()
+        link_demo(root, "flags/fr.png")
+        flag = "\U0001F3F3\uFE0F\u200D\U0001F308"
+        write_json(root / "gallery.json", [{"title": "flag " + flag * 10, "url": "flags/fr.png"},
+                                           {"title": "plain", "url": "flags/fr.png"}])
+        term = self.launch([str(root / "gallery.json"), "--row-height", "2"], width=40, height=12)
+        # (40 columns: the compact status line, "✓2 …0 ✗0" once both rows are drawn)
+        term.wait_for(lambda lines: "✓2 …0" in lines[-1], 10, "both rows loaded")
+        # When the window narrows and widens again
+        term.resize(30, 12)
+        time.sleep(0.5)
+        term.resize(40, 12)
+        time.sleep(0.7)
+        lines = term.capture()
+        # Then the title row holds the flags' parts and one ellipsis at its end, nothing after
+        y = next((i for i, line in enumerate(lines) if " flag " in line), None)
+        self.assertIsNotNone(y, "\n".join(lines))
+        row = lines[y].rstrip()
+        self.assertNotIn("\u200D", row)
+        self.assertTrue(row.endswith("…"), repr(row))
+        self.assertEqual(row.count("…"), 1, repr(row))
 
 
 class BigGalleryProgressTests(E2ETestCase):

@@ -24,6 +24,15 @@ struct DisplayWidthTests {
         #expect(String(String.UnicodeScalarView(scalars)) == "日本…")
     }
 
+    @Test("joiners and variation selectors are dropped: an emoji sequence shows as its parts")
+    func dropsJoiners() {
+        // Given the rainbow flag: white flag, VS16, zero-width joiner, rainbow
+        let (scalars, width) = DisplayWidth.fit("a\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}b\u{FE0E}", columns: 80)
+        // Then only the flag and the rainbow remain, in the columns wcwidth gives them
+        #expect(scalars.map(\.value) == [0x61, 0x1F3F3, 0x1F308, 0x62])
+        #expect(width == 2 + DisplayWidth.width("\u{1F3F3}") + DisplayWidth.width("\u{1F308}"))
+    }
+
     @Test("an overlong title ends with an ellipsis within the width")
     func truncates() {
         let (scalars, width) = DisplayWidth.fit("abcdefghij", columns: 5)
