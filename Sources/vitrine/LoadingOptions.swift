@@ -25,7 +25,8 @@ struct LoadingOptions: Equatable {
     static func takesValue(_ flag: String) -> Bool { !["--reload", "--offline", "--no-disk-cache"].contains(flag) }
 
     /// Takes one of `flags` and its value.
-    /// - Throws: `Failure` 64 with the expected form.
+    /// - Throws: `Failure` 64 with the expected form, or when `--offline` meets `--reload` or
+    ///   `--no-disk-cache` (offline reads only the disk cache, which those two leave unread).
     mutating func set(_ flag: String, _ value: String?) throws(Failure) {
         func usage(_ text: String) -> Failure { Failure(status: .usage, message: "\(text)\nTry 'vitrine --help'.") }
         switch flag {
@@ -55,6 +56,9 @@ struct LoadingOptions: Equatable {
             headers[host, default: [:]][parts[1]] = parts[2...].joined(separator: ": ")
         default:
             break
+        }
+        if offline && (reload || !diskCache) {
+            throw usage("--offline reads only the disk cache: it cannot be combined with \(reload ? "--reload" : "--no-disk-cache")")
         }
     }
 

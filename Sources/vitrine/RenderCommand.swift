@@ -33,7 +33,7 @@ enum RenderCommand {
             let status: ExitStatus
             switch error {
             case .httpStatus(404), .httpStatus(410), .file: status = .noInput
-            case .network, .timedOut, .httpStatus, .serverBusy: status = .unavailable
+            case .network, .timedOut, .tooSlow, .httpStatus, .serverBusy: status = .unavailable
             default: status = .dataError
             }
             throw Failure(status: status, message: "\(argument): \(message(for: error))")

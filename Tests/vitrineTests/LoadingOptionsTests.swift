@@ -20,9 +20,9 @@ struct LoadingOptionsTests {
 
     @Test("browse flags reach the pipeline configuration")
     func flagsApply() throws {
-        // Given a command line with every loading flag
+        // Given a command line with every loading flag (but --offline, which --reload excludes)
         let command = try parseArguments([
-            "gallery.json", "--memory-cache", "16M", "--disk-cache", "1G", "--reload", "--offline",
+            "gallery.json", "--memory-cache", "16M", "--disk-cache", "1G", "--reload",
             "--max-per-host", "2", "--header", "127.0.0.1:8080: Authorization: Bearer a:b",
         ])
         guard case .browse(let gallery, let options) = command else {
@@ -37,7 +37,7 @@ struct LoadingOptionsTests {
         #expect(configuration.memoryCacheBytes == 16 << 20)
         #expect(configuration.diskCacheBytes == 1 << 30)
         #expect(configuration.readsDiskCache == false)
-        #expect(configuration.offline == true)
+        #expect(configuration.offline == false)
         #expect(configuration.maxConcurrentLoadsPerHost == 2)
         #expect(configuration.headers == ["127.0.0.1": ["Authorization": "Bearer a:b"]])
     }
@@ -76,5 +76,19 @@ struct LoadingOptionsTests {
         }
         #expect(!list.loading.diskCache && !browse.loading.diskCache)
         #expect(try parseArguments(["g.json"]) == .browse(gallery: "g.json", options: BrowseOptions()))
+    }
+
+    @Test("--offline with --reload or --no-disk-cache is a usage error, in either order")
+    func offlineConflicts() {
+        for args in [["g.json", "--offline", "--reload"], ["g.json", "--reload", "--offline"],
+                     ["list", "g.json", "--no-disk-cache", "--offline"]] {
+            do {
+                _ = try parseArguments(args)
+                Issue.record("\(args) accepted")
+            } catch {
+                #expect(error.status == .usage)
+                #expect(error.message.contains("--offline reads only the disk cache"))
+            }
+        }
     }
 }
