@@ -107,6 +107,16 @@ struct PlainArrayTests {
             == "gallery.json: items[0].url: not a URL string (found a number)")
     }
 
+    @Test("a caption that looks like a file name is the title, not the picture")
+    func captionLikeAFileName() throws {
+        // Given an item whose only picture is under a key no reader knows ("link"), and whose
+        // caption ends in .png
+        let gallery = try Fixtures.read(#"[{"caption": "Sunset.png", "link": "a.png"}]"#)
+        // Then the caption is the title and the link the picture
+        #expect(gallery.items[0].title == "Sunset.png")
+        #expect(gallery.items[0].imageURLString?.hasSuffix("/a.png") == true)
+    }
+
     @Test("a guessed title of the wrong type is no title: the item keeps its row")
     func badTitle() throws {
         let gallery = try Fixtures.read(#"{"items": [{"title": false, "url": "a.png"}, {"title": "B", "url": "b.png"}]}"#)

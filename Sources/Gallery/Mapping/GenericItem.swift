@@ -41,7 +41,9 @@ enum GenericItem {
         }
         if let key = keys.image { item.image = context.resolver.resolve(member: key, of: cursor) }
         if let key = keys.thumbnail { item.thumbnail = context.resolver.resolve(member: key, of: cursor) }
-        if !item.hasURL, item.problem?.namesField != true, let key = pictureMember(of: cursor.node) {
+        if !item.hasURL, item.problem?.namesField != true,
+            let key = pictureMember(of: cursor.node, besides: keys.title)
+        {
             item.image = context.resolver.resolve(member: key, of: cursor)
         }
         return item
@@ -64,12 +66,15 @@ enum GenericItem {
 
     /// The first key (sorted) whose value looks like a picture URL: a string, or an object
     /// with such a `url` / `src` / `href` (`"media": {"url": "…/h.jpg"}`).
-    static func pictureMember(of node: Node) -> String? {
+    ///
+    /// The title's member (`besides`) is tried last: a caption like "Sunset.png" looks like a
+    /// file name too.
+    static func pictureMember(of node: Node, besides titleKey: String? = nil) -> String? {
         guard let object = node.object else { return nil }
         func isPicture(_ value: Node?) -> Bool {
             value?.string.map(ImageHeuristics.looksLikeImage) ?? false
         }
-        return object.keys.sorted().first { key in
+        return object.keys.sorted { ($0 == titleKey ? 1 : 0, $0) < ($1 == titleKey ? 1 : 0, $1) }.first { key in
             guard let value = object[key] else { return false }
             if isPicture(value) { return true }
             guard let inner = value.object else { return false }
