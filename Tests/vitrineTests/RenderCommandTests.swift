@@ -3,7 +3,7 @@ import Testing
 
 @testable import vitrine
 
-@Suite("vitrine render: default colour mode")
+@Suite("vitrine render: default colour mode and messages")
 struct RenderCommandTests {
     @Test("from the environment, as the browser: NO_COLOR, COLORTERM, TERM")
     func defaultColors() {
@@ -14,5 +14,13 @@ struct RenderCommandTests {
         #expect(RenderCommand.defaultColorMode(environment: ["TERM": "xterm"]) == .palette16)
         #expect(RenderCommand.defaultColorMode(environment: ["TERM": "dumb"]) == .none)
         #expect(RenderCommand.defaultColorMode(environment: [:]) == .none)
+    }
+
+    @Test("limits read as limits: the size cap in MiB, the pixel cap in megapixels")
+    func limitMessages() {
+        #expect(RenderCommand.message(for: .responseTooLarge(limit: 64 << 20)) == "larger than the 64 MiB limit for an image; not read")
+        #expect(RenderCommand.message(for: .responseTooLarge(limit: 1000)) == "larger than the 1000 bytes limit for an image; not read")
+        #expect(RenderCommand.message(for: .tooManyPixels(width: 20_000, height: 20_000, limit: 100_000_000))
+            == "20000 x 20000 pixels (400 megapixels) is over the limit of 100 megapixels; not decoded")
     }
 }
