@@ -40,7 +40,12 @@ final class RowLoader {
     /// Rows beyond each edge of the viewport that are requested before they are shown.
     static let lookahead = 1
 
+    /// Row i's phase. Written only through `set(_:_:)`, which keeps the status-line counts.
     private(set) var phases: [Phase]
+    /// Rows counted as loaded (`.loaded`, `.evicted`) and as failed (`.failed`, or `.noImage`
+    /// with a problem), kept as phases change so the status line costs O(1) per draw.
+    private var loadedCount = 0
+    private var failedCount = 0
     private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
     /// Rows holding a bitmap (`.loaded`), to let go of those that go far away.
     private var loadedRows = Set<Int>()
@@ -56,6 +61,7 @@ final class RowLoader {
         self.items = items
         self.loader = loader
         self.phases = items.map { $0.hasURL ? .idle : .noImage }
+        failedCount = items.reduce(0) { $0 + ($1.problem != nil && !$1.hasURL ? 1 : 0) }
     }
 
     /// `urls[i]` is row i's thumbnail URL (nil: nothing to load).
@@ -67,6 +73,7 @@ final class RowLoader {
     func append(_ more: [GalleryItem]) {
         items += more
         phases += more.map { $0.hasURL ? .idle : .noImage }
+        failedCount += more.reduce(0) { $0 + ($1.problem != nil && !$1.hasURL ? 1 : 0) }
     }
 
     /// Why row `row` has nothing to load when the gallery gave a URL that cannot be used
@@ -81,17 +88,25 @@ final class RowLoader {
     /// (loaded, loading, failed) row counts for the status line; a row whose URL cannot be
     /// used counts as failed.
     var counts: (loaded: Int, loading: Int, failed: Int) {
-        var loaded = 0
-        var failed = 0
-        for (row, phase) in phases.enumerated() {
-            switch phase {
-            case .loaded, .evicted: loaded += 1
-            case .failed: failed += 1
-            case .noImage where items[row].problem != nil: failed += 1
-            default: break
-            }
+        (loadedCount, ticketRows.count, failedCount)
+    }
+
+    /// What `phase` of `row` adds to the (loaded, failed) counts.
+    private func tally(_ phase: Phase, row: Int) -> (loaded: Int, failed: Int) {
+        switch phase {
+        case .loaded, .evicted: return (1, 0)
+        case .failed: return (0, 1)
+        case .noImage where items[row].problem != nil: return (0, 1)
+        default: return (0, 0)
         }
-        return (loaded, ticketRows.count, failed)
+    }
+
+    /// Sets row `row`'s phase and keeps the counts in step.
+    private func set(_ row: Int, _ phase: Phase) {
+        let old = tally(phases[row], row: row), new = tally(phase, row: row)
+        loadedCount += new.loaded - old.loaded
+        failedCount += new.failed - old.failed
+        phases[row] = phase
     }
 
     /// Applies a new viewport: cancels rows that went far away, requests rows that came into
@@ -111,12 +126,12 @@ final class RowLoader {
         for (ticket, row) in ticketRows where !keep.contains(row) {
             loader.cancel(ticket)
             ticketRows[ticket] = nil
-            phases[row] = .idle
+            set(row, .idle)
             changed.insert(row)
         }
         for row in loadedRows where !keep.contains(row) {
             if case .loaded(let image) = phases[row] {
-                phases[row] = .evicted(sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight)
+                set(row, .evicted(sourceWidth: image.sourceWidth, sourceHeight: image.sourceHeight))
             }
             loadedRows.remove(row)
             changed.insert(row)
@@ -150,9 +165,9 @@ final class RowLoader {
         guard let row = ticketRows.removeValue(forKey: ticket) else { return nil }
         switch result {
         case .success(let image):
-            phases[row] = .loaded(image)
+            set(row, .loaded(image))
             loadedRows.insert(row)
-        case .failure(let error): phases[row] = .failed(error)
+        case .failure(let error): set(row, .failed(error))
         }
         return row
     }
@@ -161,7 +176,7 @@ final class RowLoader {
     func cancelAll() {
         for (ticket, row) in ticketRows {
             loader.cancel(ticket)
-            phases[row] = .idle
+            set(row, .idle)
         }
         ticketRows.removeAll()
     }
@@ -176,16 +191,16 @@ final class RowLoader {
 
     private func start(_ row: Int, pixelBox: (width: Int, height: Int), reload: Bool) {
         guard let url = items[row].thumbnailURL else {
-            phases[row] = .noImage
+            set(row, .noImage)
             return
         }
         let request = ImageRequest(url: url, maxPixelWidth: pixelBox.width, maxPixelHeight: pixelBox.height, reload: reload)
         switch loader.load(request, priority: priority(of: row)) {
         case .cached(let image):
-            phases[row] = .loaded(image)
+            set(row, .loaded(image))
             loadedRows.insert(row)
         case .started(let ticket):
-            phases[row] = .loading(ticket)
+            set(row, .loading(ticket))
             ticketRows[ticket] = row
         }
     }

@@ -102,6 +102,48 @@ struct RowLoaderTests {
         #expect(rows.counts.loaded == 1 && rows.counts.failed == 1 && rows.counts.loading == 4)
     }
 
+    @Test("the status-line counts, kept as phases change, always equal a recount of every row")
+    func countsMatchARecount() {
+        // Given 300 rows, some of them without a usable URL
+        let loader = RecordingLoader()
+        var items = (0..<300).map { GalleryItem(title: "\($0)", thumbnailURL: URL(string: "http://127.0.0.1:9/\($0).png")) }
+        for row in stride(from: 7, to: 300, by: 29) {
+            items[row] = GalleryItem(title: "bad", thumbnail: nil, image: nil, problem: "unsupported URL scheme 'x'")
+        }
+        let rows = RowLoader(items: items, loader: loader)
+        func recount() -> (Int, Int) {
+            var loaded = 0, failed = 0
+            for (row, phase) in rows.phases.enumerated() {
+                switch phase {
+                case .loaded, .evicted: loaded += 1
+                case .failed: failed += 1
+                case .noImage where rows.problem(of: row) != nil: failed += 1
+                default: break
+                }
+            }
+            return (loaded, failed)
+        }
+        // When the viewport wanders, answers arrive (some failing), rows are retried, evicted
+        // and come back from the cache, and a page is appended
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<400 {
+            let top = Int.random(in: 0..<290, using: &generator)
+            _ = rows.update(visible: top..<(top + 5), rowsPerPage: 5, pixelBox: box)
+            for (name, ticket) in loader.tickets where Bool.random(using: &generator) {
+                _ = rows.apply(ticket, Bool.random(using: &generator) ? .success(Self.image) : .failure(.httpStatus(500)))
+                if Int.random(in: 0..<4, using: &generator) == 0 { loader.cached.insert(name) }
+            }
+            if step % 50 == 0 { rows.retry(top, pixelBox: box) }
+            if step == 200 {
+                rows.append([GalleryItem(title: "late", thumbnail: nil, image: nil, problem: "no host")])
+            }
+            // Then the kept counts equal a recount
+            let (loaded, failed) = recount()
+            #expect(rows.counts.loaded == loaded && rows.counts.failed == failed, "step \(step)")
+            if rows.counts.loaded != loaded || rows.counts.failed != failed { return }
+        }
+    }
+
     @Test("retry cancels the load in flight and asks for a fresh download; the old answer is ignored")
     func retry() {
         let (rows, loader) = makeRows(5)
