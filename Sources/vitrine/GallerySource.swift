@@ -124,14 +124,15 @@ enum GallerySource {
     ) throws(Failure) -> (gallery: Gallery, failure: Failure?) {
         let first = try page(at: url, fetcher: fetcher, reading: reading)
         var gallery = first.gallery
-        var seen: Set<URL> = [url.absoluteURL]
-        var next = first.next
+        var trail = PageTrail(first: url)
+        var next = trail.unvisited(first.next)
         var count = 1
-        while count < maxPages, let pageURL = next, seen.insert(pageURL.absoluteURL).inserted {
+        while count < maxPages, let pageURL = next {
             do {
                 let page = try page(at: pageURL, fetcher: fetcher, reading: reading)
+                trail.visited(pageURL)
                 gallery.append(page: page.gallery)
-                next = page.next
+                next = trail.unvisited(page.next)
                 count += 1
             } catch {
                 let failure = Failure(status: error.status, message: "page \(count + 1) (\(pageURL.absoluteString)): \(error.message)")
@@ -271,5 +272,24 @@ struct ReadingProgress {
 
     private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// The pages of a gallery fetched so far, so that paging stops at a next-page link to one of
+/// them (a loop: a server answering every page with the same `next`). Shared by `list --pages`
+/// and the browser's `PageLoader`. URLs are compared absolute.
+struct PageTrail {
+    private var seen: Set<URL>
+
+    /// A trail that starts with the gallery's first page.
+    init(first: URL) { seen = [first.absoluteURL] }
+
+    /// Records `url` as fetched (after it was read: a page that failed may be retried).
+    mutating func visited(_ url: URL) { seen.insert(url.absoluteURL) }
+
+    /// `next`, unless it is nil or a page already fetched.
+    func unvisited(_ next: URL?) -> URL? {
+        guard let next, !seen.contains(next.absoluteURL) else { return nil }
+        return next
     }
 }

@@ -29,7 +29,7 @@ final class PageLoader {
     private let reading: GalleryReadOptions
     private let send: @Sendable (Outcome) -> Void
     /// Pages fetched so far, the first included: a next URL seen before ends paging (a loop).
-    private var seen: Set<URL>
+    private var trail: PageTrail
     /// Pages loaded so far, the first included.
     private(set) var pagesLoaded = 1
 
@@ -43,9 +43,8 @@ final class PageLoader {
         self.fetcher = fetcher
         self.reading = reading
         self.send = send
-        seen = [first.gallery.source.absoluteURL]
-        state = first.next.map(State.ready) ?? .done
-        if case .ready(let url) = state, seen.contains(url.absoluteURL) { state = .done }
+        trail = PageTrail(first: first.gallery.source)
+        state = trail.unvisited(first.next).map(State.ready) ?? .done
     }
 
     /// True when a row for "loading more" (or its failure) belongs at the end of the table.
@@ -75,12 +74,8 @@ final class PageLoader {
         switch outcome.result {
         case .success(let page):
             pagesLoaded += 1
-            seen.insert(url.absoluteURL)
-            if let next = page.next, !seen.contains(next.absoluteURL) {
-                state = .ready(next)
-            } else {
-                state = .done
-            }
+            trail.visited(url)
+            state = trail.unvisited(page.next).map(State.ready) ?? .done
             return page.gallery.items
         case .failure(let failure):
             // The row names the page already: keep the reason, not the URL before it.
