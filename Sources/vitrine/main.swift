@@ -13,6 +13,9 @@ func fail(_ failure: Failure) -> Never {
 }
 
 let environment = ProcessInfo.processInfo.environment
+// Two malloc arenas, before any thread starts: freed image bodies no longer linger in one arena
+// per thread (see `limitMallocArenas`).
+ImagePipeline.limitMallocArenas(to: 2, environment: environment)
 let logFD: Int32 = environment["VITRINE_LOG"].map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) } ?? -1
 if logFD >= 0 { ImagePipeline.sendDecoderWarnings(toFileDescriptor: logFD) }
 

@@ -1,0 +1,14 @@
+import Testing
+
+@testable import ImagePipeline
+
+@Suite("Malloc arenas")
+struct MallocArenaTests {
+    @Test("the arena cap is set through glibc's mallopt, unless MALLOC_ARENA_MAX already says")
+    func arenaCap() {
+        // A user's MALLOC_ARENA_MAX wins: nothing is set
+        #expect(ImagePipeline.limitMallocArenas(to: 2, environment: ["MALLOC_ARENA_MAX": "4"]) == false)
+        // Otherwise mallopt accepts the cap (it returns 1 on success)
+        #expect(ImagePipeline.limitMallocArenas(to: 8, environment: [:]) == true)
+    }
+}
