@@ -58,10 +58,10 @@ final class RowLoader {
 
     /// `items[i]` is row i's item; rows without a usable URL are `.noImage`.
     init(items: [GalleryItem], loader: any ImageLoading) {
-        self.items = items
+        self.items = []
+        self.phases = []
         self.loader = loader
-        self.phases = items.map { $0.hasURL ? .idle : .noImage }
-        failedCount = items.reduce(0) { $0 + ($1.problem != nil && !$1.hasURL ? 1 : 0) }
+        append(items)
     }
 
     /// `urls[i]` is row i's thumbnail URL (nil: nothing to load).
@@ -71,9 +71,10 @@ final class RowLoader {
 
     /// Adds rows at the end (a further gallery page arrived).
     func append(_ more: [GalleryItem]) {
+        let first = items.count
         items += more
         phases += more.map { $0.hasURL ? .idle : .noImage }
-        failedCount += more.reduce(0) { $0 + ($1.problem != nil && !$1.hasURL ? 1 : 0) }
+        for row in first..<items.count { failedCount += tally(phases[row], row: row).failed }
     }
 
     /// Why row `row` has nothing to load when the gallery gave a URL that cannot be used
