@@ -177,8 +177,7 @@ enum GallerySource {
             case .httpStatus(404), .httpStatus(410), .file:
                 throw Failure(status: .noInput, message: "\(name): \(error)")
             case .responseTooLarge(let limit):
-                let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-                throw Failure(status: .dataError, message: "\(name): gallery larger than the \(size) limit")
+                throw Failure(status: .dataError, message: "\(name): gallery larger than the \(ByteSize.describe(limit)) limit")
             case .notCached:
                 throw Failure(status: .unavailable, message: "\(name): \(error)")
             default:

@@ -76,6 +76,11 @@ struct LoadingOptions: Equatable {
 /// Sizes on the command line: a whole number of bytes with an optional binary suffix
 /// (K, M, G, also written KiB/KB, case-insensitive; 1K = 1024 bytes).
 enum ByteSize {
+    /// A size for messages: whole MiB as "64 MiB", anything else in bytes ("1000 bytes").
+    static func describe(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+
     static func parse(_ text: String) -> Int? {
         var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
         var multiplier = 1

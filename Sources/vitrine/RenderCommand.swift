@@ -49,8 +49,7 @@ enum RenderCommand {
     /// The one-line reason for a failed load; a refused pixel count says how far over it is.
     static func message(for error: ImagePipeline.Error) -> String {
         if case .responseTooLarge(let limit) = error {
-            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-            return "larger than the \(size) limit for an image; not read"
+            return "larger than the \(ByteSize.describe(limit)) limit for an image; not read"
         }
         guard case .tooManyPixels(let width, let height, let limit) = error else { return "\(error)" }
         func megapixels(_ n: Int) -> String { n % 1_000_000 == 0 ? "\(n / 1_000_000)" : String(format: "%.1f", Double(n) / 1e6) }
