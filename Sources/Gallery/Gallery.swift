@@ -30,7 +30,7 @@ public struct Gallery: Sendable {
 
     /// The name used for `source` in titles and error messages: its last path component, or its
     /// host for a URL without a path, or the whole URL.
-    static func displayName(of source: URL) -> String {
+    public static func displayName(of source: URL) -> String {
         let last = source.lastPathComponent
         if !last.isEmpty, last != "/" { return DisplayText.sanitize(last) }
         if let host = source.host, !host.isEmpty { return DisplayText.sanitize(host) }

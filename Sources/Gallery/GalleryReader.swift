@@ -46,21 +46,6 @@ public enum GalleryReader {
     ///     XML or binary plist still parses as a plist, JSON as JSON).
     /// - Throws: as ``read(_:source:)``, and `.mapping` when an expression of `mapping`
     ///   matches nothing (the message names the step).
-    /// The kind of image `data` starts like (PNG, JPEG, GIF, WebP, TIFF, HEIF/AVIF), by its
-    /// magic bytes, or nil: no gallery text starts like these.
-    static func imageKind(_ data: Data) -> String? {
-        func at(_ offset: Int, _ bytes: [UInt8]) -> Bool {
-            data.count >= offset + bytes.count && data.dropFirst(offset).starts(with: bytes)
-        }
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "PNG" }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return "JPEG" }
-        if at(0, Array("GIF87a".utf8)) || at(0, Array("GIF89a".utf8)) { return "GIF" }
-        if at(0, Array("RIFF".utf8)) && at(8, Array("WEBP".utf8)) { return "WebP" }
-        if at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
-        if at(4, Array("ftyp".utf8)) { return "HEIF/AVIF" }
-        return nil
-    }
-
     public static func read(
         _ data: Data, source: URL, mapping: GalleryMapping?, preset: GalleryFormat?
     ) throws(GalleryError) -> Gallery {
@@ -68,11 +53,6 @@ public enum GalleryReader {
         let lead = TextEncoding.leadingText(data)
         let root: Node
         let readers: [any FormatReader.Type]
-        if let kind = imageKind(data) {
-            throw .syntax(
-                source: name, line: nil, column: nil,
-                message: "a \(kind) image, not a gallery (to show one image, use vitrine render)")
-        }
         if data.starts(with: Array("bplist".utf8)) {
             root = try PlistParser.parse(data, source: name, binary: true)
             readers = plistReaders

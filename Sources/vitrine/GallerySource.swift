@@ -101,6 +101,12 @@ enum GallerySource {
         var note = progress ? ReadingProgress(url: url, bytes: ReadingProgress.fileSize(url), stage: "reading") : nil
         defer { note?.clear() }
         let response = try fetcher.fetch(url)
+        // A picture given where a gallery belongs: say so, by the decoder's own signatures.
+        if let kind = ImagePipeline.imageKind(of: response.data) {
+            throw Failure(
+                status: .dataError,
+                message: "\(Gallery.displayName(of: url)): a \(kind) image, not a gallery (to show one image, use vitrine render)")
+        }
         if let note {
             note.show(stage: "parsing")
         } else if progress {

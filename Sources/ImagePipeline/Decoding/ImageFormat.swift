@@ -22,6 +22,14 @@ enum ImageFormat: String, Sendable {
         return nil
     }
 
+    /// The format's name for messages ("JPEG", "PNG", "GIF", "WebP", "TIFF", "BMP").
+    var name: String {
+        switch self {
+        case .webp: return "WebP"
+        default: return rawValue.uppercased()
+        }
+    }
+
     /// A short description of what non-image bytes look like, for the error message.
     static func describe(_ data: Data) -> String {
         if data.isEmpty { return "empty body" }
@@ -31,3 +39,16 @@ enum ImageFormat: String, Sendable {
         return "unknown format"
     }
 }
+
+extension ImagePipeline {
+    /// The kind of image `data` starts like, for messages ("PNG", "JPEG", ..., by the same
+    /// signatures the decoder checks, plus "HEIF/AVIF" for an ISO-BMFF `ftyp` box at byte 4),
+    /// or nil when it does not look like an image. `vitrine` uses it to say that a file given
+    /// as a gallery is a picture.
+    public static func imageKind(of data: Data) -> String? {
+        if let format = ImageFormat.sniff(data) { return format.name }
+        if data.count >= 8, data.dropFirst(4).prefix(4).elementsEqual("ftyp".utf8) { return "HEIF/AVIF" }
+        return nil
+    }
+}
+
