@@ -24,7 +24,8 @@ every page (as soon as the page is drawn), VmHWM at the end, and VmRSS once more
 last load. `--memory-cache SIZE --no-disk-cache`, XDG_CACHE_HOME a temp dir.
 Controls without http: --file-urls (the same JPEG as N distinct file: URLs, `?n=I` appended) and
 --data-urls (a small PNG as N distinct data: URLs). --env sets variables for the binary (e.g.
-MALLOC_ARENA_MAX=2); --trace FILE writes "row VmRSS-KiB" per page.
+MALLOC_ARENA_MAX=2); --trace FILE writes "row VmRSS-KiB VmHWM-KiB RssAnon-KiB" per page (the first line is the
+first screen).
 """
 
 import argparse
@@ -220,7 +221,7 @@ def proc_status(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
+            if key in ("VmRSS", "VmHWM", "RssAnon"):
                 fields[key] = int(value.split()[0]) / 1024  # MiB
     return fields
 
@@ -261,21 +262,25 @@ def memory(args):
         start = time.monotonic()
         if not wait_until(settled, 30, 0.01):
             raise RuntimeError("first screen did not load:\n" + term.text())
-        base = proc_status(pid)["VmRSS"]
+        first = proc_status(pid)
+        base = first["VmRSS"]
         peak_rss, samples, pages = base, [], 0
         pos = position(term)
         trace = open(args.trace, "w") if args.trace else None
+        if trace:
+            trace.write("%d %.0f %.0f %.0f\n" % (pos, base * 1024, first["VmHWM"] * 1024, first["RssAnon"] * 1024))
         while pos < rows:
             term.keys("NPage")
             pages += 1
             if not wait_until(lambda: (p := position(term)) != pos and p and "loading 0" in term.text(), 60, 0.005):
                 raise RuntimeError("page after %d did not load:\n%s" % (pos, term.text()))
             pos = position(term)
-            rss = proc_status(pid)["VmRSS"]
+            status = proc_status(pid)
+            rss = status["VmRSS"]
             peak_rss = max(peak_rss, rss)
             samples.append((pos, rss))
             if trace:
-                trace.write("%d %.0f\n" % (pos, rss * 1024))
+                trace.write("%d %.0f %.0f %.0f\n" % (pos, rss * 1024, status["VmHWM"] * 1024, status["RssAnon"] * 1024))
                 trace.flush()
         at_end = proc_status(pid)["VmRSS"]
         status_end = term.text().splitlines()[-1].strip()
@@ -283,7 +288,8 @@ def memory(args):
         wait_until(lambda: position(term) == 1 and "loading 0" in term.text(), 60, 0.01)
         back = proc_status(pid)
         time.sleep(1)
-        settled = proc_status(pid)["VmRSS"]
+        settled_status = proc_status(pid)
+        settled = settled_status["VmRSS"]
         if trace:
             trace.write("back %.0f\n" % (back["VmRSS"] * 1024))
             trace.close()
@@ -299,8 +305,9 @@ def memory(args):
         print("| %s | %d (%s) | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f s | %s |" % (
             args.limit, args.row_height, args.size, base, peak_rss, at_end, back["VmRSS"], back["VmHWM"], requests,
             seconds, " ".join(every)))
-        print("<!-- %d pages; VmRSS 1 s after the last load: %.0f MiB; status at the end: %s -->"
-              % (pages, settled, status_end))
+        print("<!-- %d pages; VmRSS 1 s after the last load: %.0f MiB (RssAnon %.0f; at the first screen %.0f"
+              " of %.0f); status at the end: %s -->"
+              % (pages, settled, settled_status["RssAnon"], first["RssAnon"], base, status_end))
     finally:
         if term:
             term.kill()

@@ -64,11 +64,23 @@ extension ImagePipeline {
         var nextID = 1
         var nextFetchID = 1
         var statistics = Statistics()
+        /// Bytes of fetched bodies handed to the decode queue and not yet decoded (or dropped).
+        var decodeBacklogBytes = 0
+        /// `Configuration.decodeBacklogBytes`: no fetch starts while the backlog is at least
+        /// this (0: no limit).
+        let decodeBacklogLimit: Int
+
+        init(cache: MemoryCache<ImageRequest.Key, DecodedImage>, decodeBacklogLimit: Int) {
+            self.cache = cache
+            self.decodeBacklogLimit = decodeBacklogLimit
+        }
 
         /// Loads to start now: per host, while a slot is free, the queued load with the lowest
-        /// priority number (nearest the viewport). Marks them fetching.
+        /// priority number (nearest the viewport). Marks them fetching. Nothing starts while
+        /// the decode backlog is at its limit (a decode ending starts them).
         mutating func takeStartable(limit: Int) -> [FetchStart] {
             var started: [FetchStart] = []
+            if decodeBacklogLimit > 0 && decodeBacklogBytes >= decodeBacklogLimit { return started }
             var queuedByHost: [String: [ImageRequest.Key]] = [:]
             let now = ContinuousClock.now
             for (key, task) in tasks where task.phase == .queued && (task.notBefore.map { $0 <= now } ?? true) {
@@ -226,6 +238,8 @@ extension ImagePipeline {
         // request does not open a connection while that one is still open.
         let failed = if case .failure = result { true } else { false }
         let grace = configuration.slotReleaseDelay
+        // A body that will be decoded (it has an image's magic bytes) joins the decode backlog.
+        let backlogBytes = if case .success(let data) = result, ImageFormat.sniff(data) != nil { data.count } else { 0 }
         let delayRelease = failed && grace > 0 && state.withLock { $0.slotHosts[fetchID] != Self.localHost }
         if delayRelease {
             startQueue.asyncAfter(deadline: .now() + grace) { [self] in
@@ -255,6 +269,11 @@ extension ImagePipeline {
                 return (false, delay, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
             }
             state.tasks[key]!.phase = .decoding
+            // Counted before anything else may start, so the freed slot does not go to a fetch
+            // the backlog limit would hold back.
+            state.decodeBacklogBytes += backlogBytes
+            state.statistics.peakDecodeBacklogBytes = max(
+                state.statistics.peakDecodeBacklogBytes, state.decodeBacklogBytes)
             return (true, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
         }
         // Not here: this runs on URLSession's delegate queue, and creating and resuming tasks
@@ -270,11 +289,14 @@ extension ImagePipeline {
         case .failure(let error):
             finish(key: key, generation: generation, result: .failure(error))
         case .success(let data):
-            guard ImageFormat.sniff(data) != nil else {
+            guard backlogBytes > 0 else {
                 return finish(
                     key: key, generation: generation, result: .failure(.notAnImage(ImageFormat.describe(data))))
             }
             decodeQueue.addOperation { [self] in
+                // The body leaves the backlog when this operation ends; fetches held back by
+                // the backlog limit may start then.
+                defer { leaveDecodeBacklog(bytes: backlogBytes) }
                 guard let request = state.withLock({ $0.tasks[key]?.generation == generation ? $0.tasks[key]!.request : nil })
                 else { return }
                 let decoded: Result<DecodedImage, ImagePipeline.Error>
@@ -289,6 +311,17 @@ extension ImagePipeline {
                 finish(key: key, generation: generation, result: decoded)
             }
         }
+    }
+
+    /// Takes a decoded (or dropped) body of `bytes` bytes off the decode backlog, and starts
+    /// the fetches that the backlog limit held back, if any may start now.
+    private func leaveDecodeBacklog(bytes: Int) {
+        let toStart = state.withLock { state -> [FetchStart] in
+            let wasFull = state.decodeBacklogLimit > 0 && state.decodeBacklogBytes >= state.decodeBacklogLimit
+            state.decodeBacklogBytes -= bytes
+            return wasFull ? state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost) : []
+        }
+        if !toStart.isEmpty { startQueue.async { [self] in startFetches(toStart) } }
     }
 
     /// Ends a load and tells its subscribers, one at a time in ticket order.

@@ -310,4 +310,43 @@ struct SchedulingTests {
         let outcome = await result
         #expect(outcome == .failure(.httpStatus(404)))
     }
+
+    @Test("fetches wait while fetched bodies wait for decoding, and start again as decodes end")
+    func decodeBacklogHoldsFetches() {
+        // Given one decode at a time, held up by an operation the test releases, and a backlog
+        // limit of one byte: a single fetched body fills it
+        let loader = ManualLoader()
+        let recorder = NotificationRecorder()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.decodeConcurrency = 1
+        configuration.decodeBacklogBytes = 1
+        configuration.notificationCenter = recorder.center
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let gate = DispatchSemaphore(value: 0)
+        pipeline.decodeQueue.addOperation { gate.wait() }
+        let names = (0..<20).map { "image\($0).png" }
+        for (row, name) in names.enumerated() { _ = pipeline.load(request(name), priority: row) }
+        #expect(loader.requestedURLs == Array(names.prefix(6)))
+
+        // When the six running fetches bring their bodies while the decoder is busy
+        for name in names.prefix(6) { loader.complete(name, with: .success(png)) }
+        // Then no further fetch starts: a loader without the limit would start six more here
+        usleep(200_000)
+        #expect(loader.requestedURLs.count == 6)
+        #expect(pipeline.statistics.peakDecodeBacklogBytes == 6 * png.count)
+
+        // When decoding resumes, the held fetches start, nearest first, and every row loads
+        gate.signal()
+        var answered = 6
+        while answered < names.count {
+            let asked = loader.requested(answered + 1)
+            guard asked.count > answered else { break }
+            for name in asked[answered...] { loader.complete(name, with: .success(png)) }
+            answered = asked.count
+        }
+        #expect(loader.requestedURLs == names)
+        #expect(recorder.wait(for: 20).count == 20)
+        #expect(pipeline.statistics.peakDecodeBacklogBytes <= 6 * png.count)
+        #expect(pipeline.statistics.fetchesStarted == 20)
+    }
 }
