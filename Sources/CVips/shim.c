@@ -4,7 +4,6 @@
 #include <vips/vips.h>
 #include <dlfcn.h>
 #include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -163,188 +162,15 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
     return 0;
 }
 
-/* ---- The last step of a fit without libvips's Lanczos: an exact area average in linear light.
-
-   vips_thumbnail fits an image in its box with shrink-on-load and then vips_resize, a Lanczos3
-   reduce on gamma-encoded values (in float, after premultiplying, when there is alpha). For an
-   image without shrink-on-load (PNG, GIF) that is most of the decode time (512x512 RGBA to
-   320x320: about 140 M instructions of about 350 M for the whole `vips thumbnail`), and averaging
-   sRGB bytes darkens fine detail (a 1-px black/white checker comes out grey 127, not 188).
-   Instead, such an image is decoded at its own size and averaged here: each output pixel is the
-   area-weighted mean of the source pixels it covers (fractional edges weighted by their
-   overlap), premultiplied by alpha, in linear light, then encoded back to 8-bit sRGB with
-   round-to-nearest. Same transfer function (IEC 61966-2-1) and rounding as HalfBlock's
-   LinearLight. A fully transparent output pixel is (0, 0, 0, 0): hidden colours never leak. */
-
-/* Images with more pixels than this keep vips_thumbnail's streaming resize: decoding them whole
-   would take width x height x 4 bytes at once (16 MB here, 2560 x 1600 fits). */
-#define AREA_FIT_MAX_PIXELS (4096 * 1024)
-
-static float srgb_to_linear[256];
-/* linear_thresholds[v]: the linear value where the nearest sRGB code turns from v into v + 1. */
-static float linear_thresholds[256];
-/* encode_buckets[i]: the nearest code for linear i / ENCODE_BUCKETS, a lower bound for the
-   whole bucket; the thresholds then correct it by a step or two. */
-#define ENCODE_BUCKETS 4096
-static unsigned char encode_buckets[ENCODE_BUCKETS];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-
-static double decode_srgb(double v) { return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4); }
-
-static void build_tables(void) {
-    for (int i = 0; i < 256; i++) srgb_to_linear[i] = (float)decode_srgb(i / 255.0);
-    for (int i = 0; i < 255; i++) linear_thresholds[i] = (float)decode_srgb((i + 0.5) / 255.0);
-    linear_thresholds[255] = 2; /* a sentinel above any linear value in [0, 1) */
-    int v = 0;
-    for (int i = 0; i < ENCODE_BUCKETS; i++) {
-        float l = (float)i / ENCODE_BUCKETS;
-        while (v < 255 && l >= linear_thresholds[v]) v++;
-        encode_buckets[i] = (unsigned char)v;
-    }
-}
-
-/* Nearest 8-bit sRGB code for linear l (round to nearest in the sRGB domain). */
-static inline unsigned char encode_linear(float l) {
-    if (!(l > 0)) return 0;
-    if (l >= 1) return 255;
-    int v = encode_buckets[(int)(l * ENCODE_BUCKETS)];
-    while (l >= linear_thresholds[v]) v++;
-    return (unsigned char)v;
-}
-
-/* For each of `n_out` output pixels along an axis of `n_in` source pixels: the first source
-   index, how many it covers, and their weights (overlap lengths in source pixels, summing to
-   n_in / n_out). Arrays from area_axis_new; free with area_axis_free. */
-typedef struct {
-    int *first;
-    int *count;
-    int *offset;  /* into weight */
-    float *weight;
-} area_axis;
-
-static void area_axis_free(area_axis *a) {
-    g_free(a->first); g_free(a->count); g_free(a->offset); g_free(a->weight);
-}
-
-static int area_axis_new(area_axis *a, int n_in, int n_out) {
-    a->first = g_try_new(int, n_out);
-    a->count = g_try_new(int, n_out);
-    a->offset = g_try_new(int, n_out);
-    /* Each output pixel covers at most ceil(n_in / n_out) + 1 source pixels. */
-    int per = n_in / n_out + 2;
-    a->weight = g_try_new(float, (size_t)n_out * per);
-    if (!a->first || !a->count || !a->offset || !a->weight) { area_axis_free(a); return -1; }
-    double step = (double)n_in / n_out;
-    int off = 0;
-    for (int o = 0; o < n_out; o++) {
-        double start = o * step, end = (o + 1) * step;
-        if (o == n_out - 1) end = n_in;
-        int j0 = (int)floor(start), j1 = (int)ceil(end);
-        if (j1 > n_in) j1 = n_in;
-        if (j1 <= j0) j1 = j0 + 1;
-        a->first[o] = j0;
-        a->count[o] = j1 - j0;
-        a->offset[o] = off;
-        for (int j = j0; j < j1; j++) {
-            double lo = j > start ? j : start, hi = j + 1 < end ? j + 1 : end;
-            a->weight[off++] = (float)(hi > lo ? hi - lo : 0);
-        }
-    }
-    return 0;
-}
-
-/* Area-averages `src`, sw x sh straight-alpha 8-bit sRGB RGBA, to dw x dh (each at most the
-   source's) as above. Returns g_malloc'ed dw * dh * 4 bytes, or NULL when out of memory. */
-static unsigned char *area_fit_rgba(const unsigned char *src, int sw, int sh, int dw, int dh) {
-    pthread_once(&tables_once, build_tables);
-    area_axis ax = {0}, ay = {0};
-    if (area_axis_new(&ax, sw, dw) != 0) return NULL;
-    if (area_axis_new(&ay, sh, dh) != 0) { area_axis_free(&ax); return NULL; }
-    /* Horizontal pass: per source row, dw pixels of (alpha, alpha * linear r, g, b), summed
-       weights (not yet divided). */
-    float *mid = g_try_new(float, (size_t)dw * sh * 4);
-    unsigned char *out = g_try_malloc((size_t)dw * dh * 4);
-    if (!mid || !out) {
-        g_free(mid); g_free(out); area_axis_free(&ax); area_axis_free(&ay);
-        return NULL;
-    }
-    /* One source row as premultiplied linear (alpha, alpha * r, g, b), converted once. */
-    float *line = g_try_new(float, (size_t)sw * 4);
-    if (!line) {
-        g_free(mid); g_free(out); area_axis_free(&ax); area_axis_free(&ay);
-        return NULL;
-    }
-    for (int y = 0; y < sh; y++) {
-        const unsigned char *p = src + (size_t)y * sw * 4;
-        for (int x = 0; x < sw; x++, p += 4) {
-            float a = p[3] * (1.0f / 255);
-            line[x * 4] = a;
-            line[x * 4 + 1] = a * srgb_to_linear[p[0]];
-            line[x * 4 + 2] = a * srgb_to_linear[p[1]];
-            line[x * 4 + 3] = a * srgb_to_linear[p[2]];
-        }
-        float *m = mid + (size_t)y * dw * 4;
-        for (int o = 0; o < dw; o++) {
-            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            const float *w = ax.weight + ax.offset[o];
-            const float *l = line + (size_t)ax.first[o] * 4;
-            for (int k = 0; k < ax.count[o]; k++, l += 4) {
-                s0 += w[k] * l[0]; s1 += w[k] * l[1]; s2 += w[k] * l[2]; s3 += w[k] * l[3];
-            }
-            m[o * 4] = s0; m[o * 4 + 1] = s1; m[o * 4 + 2] = s2; m[o * 4 + 3] = s3;
-        }
-    }
-    g_free(line);
-    /* Vertical pass (whole rows at a time), then divide by the area, unpremultiply, encode. */
-    float area = (float)(((double)sw / dw) * ((double)sh / dh));
-    float *acc = g_try_new(float, (size_t)dw * 4);
-    if (!acc) {
-        g_free(mid); g_free(out); area_axis_free(&ax); area_axis_free(&ay);
-        return NULL;
-    }
-    for (int o = 0; o < dh; o++) {
-        const float *w = ay.weight + ay.offset[o];
-        unsigned char *q = out + (size_t)o * dw * 4;
-        memset(acc, 0, sizeof(float) * dw * 4);
-        for (int k = 0; k < ay.count[o]; k++) {
-            const float *m = mid + (size_t)(ay.first[o] + k) * dw * 4;
-            float wk = w[k];
-            for (int i = 0; i < dw * 4; i++) acc[i] += wk * m[i];
-        }
-        for (int x = 0; x < dw; x++) {
-            float sa = acc[x * 4], sr = acc[x * 4 + 1], sg = acc[x * 4 + 2], sb = acc[x * 4 + 3];
-            long alpha = lrintf(sa / area * 255);
-            if (alpha <= 0 || sa <= 0) {
-                q[x * 4] = q[x * 4 + 1] = q[x * 4 + 2] = q[x * 4 + 3] = 0;
-                continue;
-            }
-            q[x * 4] = encode_linear(sr / sa);
-            q[x * 4 + 1] = encode_linear(sg / sa);
-            q[x * 4 + 2] = encode_linear(sb / sa);
-            q[x * 4 + 3] = (unsigned char)(alpha > 255 ? 255 : alpha);
-        }
-    }
-    g_free(acc);
-    g_free(mid);
-    area_axis_free(&ax);
-    area_axis_free(&ay);
-    return out;
-}
-
-/* The largest size with the aspect of sw x sh that fits max_w x max_h, never enlarged, at
-   least 1 x 1. */
-static void fit_size(int sw, int sh, int max_w, int max_h, int *fw, int *fh) {
-    double scale = fmin((double)max_w / sw, (double)max_h / sh);
-    if (scale >= 1) { *fw = sw; *fh = sh; return; }
-    long w = lrint(sw * scale), h = lrint(sh * scale);
-    *fw = (int)(w < 1 ? 1 : w > max_w ? max_w : w);
-    *fh = (int)(h < 1 ? 1 : h > max_h ? max_h : h);
-}
+/* PNG and GIF images with more pixels than this keep vips_thumbnail's streaming resize:
+   decoding them whole for the caller's area average would take width x height x 4 bytes at
+   once (16 MB here, 2560 x 1600 fits). */
+#define WHOLE_MAX_PIXELS (4096 * 1024)
 
 /* True when the bytes' loader has no shrink-on-load (PNG, GIF): libvips would decode them
-   whole and Lanczos-reduce them; the area average does that reduction better and cheaper.
-   JPEG (DCT scaling), WebP, HEIF, SVG and PDF keep vips_thumbnail, whose shrink-on-load means
-   the full image never exists. */
+   whole and Lanczos-reduce them; the caller's area average does that reduction better and
+   cheaper. JPEG (DCT scaling), WebP, HEIF, SVG and PDF keep vips_thumbnail, whose
+   shrink-on-load means the full image never exists. */
 static int decodes_whole(const void *buf, size_t len) {
     const char *loader = vips_foreign_find_load_buffer(buf, len);
     if (loader == NULL) { vips_error_clear(); return 0; }
@@ -362,18 +188,16 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     }
     if (max_width < 1) max_width = 1;
     if (max_height < 1) max_height = 1;
-    int fit_w = 0, fit_h = 0;
-    fit_size(sw, sh, max_width, max_height, &fit_w, &fit_h);
     /* Small PNG and GIF images that need shrinking are decoded at their own size (no resize in
-       vips_thumbnail) and area-averaged below. */
-    int area_fit = (fit_w < sw || fit_h < sh) && (int64_t)sw * sh <= AREA_FIT_MAX_PIXELS
-                   && decodes_whole(buf, len);
+       vips_thumbnail) and handed back whole, for the caller to area-average. */
+    int whole = (sw > max_width || sh > max_height) && (int64_t)sw * sh <= WHOLE_MAX_PIXELS
+                && decodes_whole(buf, len);
 
     VipsImage *thumb = NULL;
     /* vips 8.14 ignores the fail_on argument of vips_thumbnail_buffer (upstream issue 5195) and
        returns a grey-filled image for truncated files; the loader option string does work. */
-    if (vips_thumbnail_buffer((void *)buf, len, &thumb, area_fit ? sw : max_width,
-                              "height", area_fit ? sh : max_height,
+    if (vips_thumbnail_buffer((void *)buf, len, &thumb, whole ? sw : max_width,
+                              "height", whole ? sh : max_height,
                               "size", VIPS_SIZE_DOWN,
                               "option_string", "fail_on=truncated",
                               NULL) != 0) {
@@ -448,25 +272,13 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
         snprintf(err, errlen, "decoder returned %zu bytes for %d x %d", size, w, h);
         return -1;
     }
-    if (area_fit && (w > fit_w || h > fit_h)) {
-        if (w != sw || h != sh) fit_size(w, h, max_width, max_height, &fit_w, &fit_h);
-        unsigned char *fitted = area_fit_rgba(pixels, w, h, fit_w, fit_h);
-        g_free(pixels);
-        if (fitted == NULL) {
-            snprintf(err, errlen, "out of memory shrinking %d x %d to %d x %d", w, h, fit_w, fit_h);
-            return -1;
-        }
-        pixels = fitted;
-        w = fit_w;
-        h = fit_h;
-        size = (size_t)w * (size_t)h * 4;
-    }
     out->pixels = pixels;
     out->length = size;
     out->width = w;
     out->height = h;
     out->source_width = sw;
     out->source_height = sh;
+    out->whole = whole;
     return 0;
 }
 

@@ -51,53 +51,142 @@ struct BoxWeights {
     }
 }
 
-/// Resizes an ``RGBAImage`` to a ``LinearImage`` with an exact area-average (box) filter,
-/// premultiplied and in linear light.
+/// Resizes 8-bit sRGB RGBA with an exact area-average (box) filter, premultiplied and in linear
+/// light.
 ///
-/// Two separable passes with precomputed ``BoxWeights``: horizontal first (each input row is
-/// read once, sequentially, with the sums kept in registers), then vertical on the narrow
-/// intermediate. Bytes become linear light through the 256-entry IEC 61966-2-1 table and are
-/// premultiplied by alpha before any averaging, so a fully transparent pixel contributes nothing,
-/// whatever colour it hides. Cost: about one multiply-add per channel per input pixel.
-enum BoxFilter {
+/// Two separable passes with precomputed ``BoxWeights``: horizontal first, then vertical on the
+/// narrow intermediate, one output row at a time. Each input row is converted once into
+/// premultiplied linear (R, G, B, alpha) vectors: bytes become linear light through the
+/// 256-entry IEC 61966-2-1 table and are multiplied by alpha before any averaging, so a fully
+/// transparent pixel contributes nothing, whatever colour it hides. Both passes then cost one
+/// 4-wide multiply-add per weight.
+///
+/// Two outputs: ``resize(_:width:height:)`` keeps the floats for the renderer;
+/// ``resizeRGBA(_:width:height:toWidth:toHeight:)`` encodes back to bytes for the image
+/// pipeline, which shrinks PNG and GIF images that libvips decoded whole.
+package enum BoxFilter {
     /// `image` resized to `width` x `height` pixels (both at least 1).
     static func resize(_ image: RGBAImage, width: Int, height: Int) -> LinearImage {
+        let out = [Float](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            image.pixels.withUnsafeBufferPointer { src in
+                average(src, width: image.width, height: image.height, toWidth: width, toHeight: height) { o, sums in
+                    var i = o * width * 4
+                    for v in sums {
+                        out[i] = v.x
+                        out[i + 1] = v.y
+                        out[i + 2] = v.z
+                        out[i + 3] = v.w
+                        i += 4
+                    }
+                }
+            }
+            count = width * height * 4
+        }
+        return LinearImage(width: width, height: height, pixels: out)
+    }
+
+    /// Area-averages an 8-bit sRGB RGBA bitmap to `toWidth` x `toHeight` pixels of the same
+    /// format: the exact area average in linear light, premultiplied by alpha, encoded back.
+    ///
+    /// - Parameters:
+    ///   - pixels: `width * height * 4` bytes, row-major, top row first, R G B A per pixel,
+    ///     sRGB-encoded colour with straight (not premultiplied) alpha; both sizes at least 1.
+    ///   - toWidth: output width in pixels, at least 1 (usually at most `width`: a shrink).
+    ///   - toHeight: output height in pixels, at least 1.
+    /// - Returns: a `toWidth` x `toHeight` ``RGBAImage``, 8-bit sRGB with straight alpha. Alpha
+    ///   is the mean coverage (0...1) times 255, rounded to nearest, ties to even; colour is
+    ///   the premultiplied linear mean divided by that coverage, encoded to the nearest 8-bit
+    ///   sRGB code (``LinearLight/encode8(_:buckets:thresholds:)``). An output pixel whose alpha
+    ///   rounds to 0 is (0, 0, 0, 0), so colours hidden under transparency never show.
+    package static func resizeRGBA(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, toWidth: Int, toHeight: Int
+    ) -> RGBAImage {
+        let bytes = [UInt8](unsafeUninitializedCapacity: toWidth * toHeight * 4) { out, count in
+            LinearLight.buckets.withUnsafeBufferPointer { buckets in
+                LinearLight.thresholds.withUnsafeBufferPointer { thresholds in
+                    let base = out.baseAddress!
+                    average(pixels, width: width, height: height, toWidth: toWidth, toHeight: toHeight) { o, sums in
+                        var q = base + o * toWidth * 4
+                        for v in sums {
+                            let a = v.w
+                            let alpha = (a * 255).rounded(.toNearestOrEven)
+                            if alpha > 0 && a > 0 {
+                                q[0] = LinearLight.encode8(v.x / a, buckets: buckets, thresholds: thresholds)
+                                q[1] = LinearLight.encode8(v.y / a, buckets: buckets, thresholds: thresholds)
+                                q[2] = LinearLight.encode8(v.z / a, buckets: buckets, thresholds: thresholds)
+                                q[3] = UInt8(min(alpha, 255))
+                            } else {
+                                q[0] = 0
+                                q[1] = 0
+                                q[2] = 0
+                                q[3] = 0
+                            }
+                            q += 4
+                        }
+                    }
+                }
+            }
+            count = toWidth * toHeight * 4
+        }
+        return RGBAImage(width: toWidth, height: toHeight, pixels: bytes)
+    }
+
+    /// The two passes over `src` (`width * height * 4` bytes of sRGB RGBA, straight alpha):
+    /// calls `row(o, sums)` for each output row `o` in order, with `sums` holding `toWidth`
+    /// premultiplied linear (R, G, B, alpha) means, valid only during the call.
+    @inline(__always)
+    private static func average(
+        _ src: UnsafeBufferPointer<UInt8>, width inW: Int, height inH: Int, toWidth width: Int, toHeight height: Int,
+        row body: (Int, UnsafeBufferPointer<SIMD4<Float>>) -> Void
+    ) {
         precondition(width > 0 && height > 0, "output size must be positive")
-        let inW = image.width, inH = image.height
+        precondition(inW > 0 && inH > 0 && src.count == inW * inH * 4, "input must hold width * height * 4 bytes")
         let xw = BoxWeights(inputLength: inW, outputLength: width)
         let yw = BoxWeights(inputLength: inH, outputLength: height)
         let alphaScale: [Float] = (0..<256).map { Float($0) / 255 }
+        // One input row as premultiplied linear (R, G, B, alpha): written as Floats (scalar
+        // stores are cheaper than assembling vectors without SSE4.1), read as SIMD4 vectors.
+        let line = UnsafeMutableRawPointer.allocate(byteCount: inW * MemoryLayout<SIMD4<Float>>.stride, alignment: 16)
+        let rows = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: inH * width)
+        let sums = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: width)
+        defer {
+            line.deallocate()
+            rows.deallocate()
+            sums.deallocate()
+        }
 
-        // Pass 1: every input row to `width` premultiplied linear pixels.
-        var rows = [Float](repeating: 0, count: inH * width * 4)
-        image.pixels.withUnsafeBufferPointer { src in
-            LinearLight.table.withUnsafeBufferPointer { lin in
-                alphaScale.withUnsafeBufferPointer { alpha in
-                    xw.first.withUnsafeBufferPointer { first in
-                        xw.offsets.withUnsafeBufferPointer { offsets in
-                            xw.weights.withUnsafeBufferPointer { weights in
-                                rows.withUnsafeMutableBufferPointer { dst in
-                                    for y in 0..<inH {
-                                        let rowBase = y * inW * 4
-                                        var d = y * width * 4
-                                        for o in 0..<width {
-                                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                                            var p = rowBase + first[o] * 4
-                                            for k in offsets[o]..<offsets[o + 1] {
-                                                let wa = weights[k] * alpha[Int(src[p + 3])]
-                                                r += wa * lin[Int(src[p])]
-                                                g += wa * lin[Int(src[p + 1])]
-                                                b += wa * lin[Int(src[p + 2])]
-                                                a += wa
-                                                p += 4
-                                            }
-                                            dst[d] = r
-                                            dst[d + 1] = g
-                                            dst[d + 2] = b
-                                            dst[d + 3] = a
-                                            d += 4
-                                        }
+        // Pass 1: every input row, converted once into `line`, to `width` pixels of `rows`.
+        LinearLight.table.withUnsafeBufferPointer { lin in
+            alphaScale.withUnsafeBufferPointer { alpha in
+                xw.first.withUnsafeBufferPointer { first in
+                    xw.offsets.withUnsafeBufferPointer { offsets in
+                        xw.weights.withUnsafeBufferPointer { weights in
+                            let lineFloats = line.bindMemory(to: Float.self, capacity: inW * 4)
+                            var p = src.baseAddress!
+                            var d = 0
+                            for _ in 0..<inH {
+                                var l = lineFloats
+                                for _ in 0..<inW {
+                                    let a = alpha[Int(p[3])]
+                                    l[0] = a * lin[Int(p[0])]
+                                    l[1] = a * lin[Int(p[1])]
+                                    l[2] = a * lin[Int(p[2])]
+                                    l[3] = a
+                                    p += 4
+                                    l += 4
+                                }
+                                var k = 0
+                                for o in 0..<width {
+                                    var sum = SIMD4<Float>()
+                                    var q = line + first[o] * MemoryLayout<SIMD4<Float>>.stride
+                                    let end = offsets[o + 1]
+                                    while k < end {
+                                        sum += weights[k] * q.load(as: SIMD4<Float>.self)
+                                        q += MemoryLayout<SIMD4<Float>>.stride
+                                        k += 1
                                     }
+                                    rows[d] = sum
+                                    d += 1
                                 }
                             }
                         }
@@ -106,30 +195,24 @@ enum BoxFilter {
             }
         }
 
-        // Pass 2: columns of the intermediate to `height` rows.
-        let stride = width * 4
-        var out = [Float](repeating: 0, count: height * stride)
-        rows.withUnsafeBufferPointer { src in
-            yw.first.withUnsafeBufferPointer { first in
-                yw.offsets.withUnsafeBufferPointer { offsets in
-                    yw.weights.withUnsafeBufferPointer { weights in
-                        out.withUnsafeMutableBufferPointer { dst in
-                            for o in 0..<height {
-                                let d = o * stride
-                                var s = first[o] * stride
-                                for k in offsets[o]..<offsets[o + 1] {
-                                    let w = weights[k]
-                                    for i in 0..<stride {
-                                        dst[d + i] += w * src[s + i]
-                                    }
-                                    s += stride
-                                }
+        // Pass 2: columns of `rows` to `height` rows, one output row at a time into `sums`.
+        yw.first.withUnsafeBufferPointer { first in
+            yw.offsets.withUnsafeBufferPointer { offsets in
+                yw.weights.withUnsafeBufferPointer { weights in
+                    for o in 0..<height {
+                        sums.update(repeating: SIMD4())
+                        var row = rows.baseAddress! + first[o] * width
+                        for k in offsets[o]..<offsets[o + 1] {
+                            let w = weights[k]
+                            for x in 0..<width {
+                                sums[x] += w * row[x]
                             }
+                            row += width
                         }
+                        body(o, UnsafeBufferPointer(sums))
                     }
                 }
             }
         }
-        return LinearImage(width: width, height: height, pixels: out)
     }
 }

@@ -31,6 +31,50 @@ struct DecodingTests {
         #expect(Array(image.bitmap.pixels.prefix(4)) == [10, 200, 30, 255])
     }
 
+    @Test("a PNG larger than the box is area-averaged in linear light: a 1-px checker is grey 188")
+    func pngShrinksInLinearLight() async throws {
+        // Given a 64x32 one-pixel black/white checkerboard PNG
+        let png = TestPNG.rgba(width: 64, height: 32) { x, y in
+            (x + y) % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255]
+        }
+        // When it is loaded into a 16x16 box (libvips decodes it whole, Swift shrinks it)
+        let image = try await pipeline.image(
+            for: ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 16, maxPixelHeight: 16))
+        // Then it fits the box with its aspect, every pixel linear 0.5 (sRGB 188), not 127
+        #expect(image.bitmap.width == 16 && image.bitmap.height == 8)
+        #expect(image.sourceWidth == 64 && image.sourceHeight == 32)
+        #expect(image.bitmap.pixels == Array(repeating: [188, 188, 188, 255] as [UInt8], count: 16 * 8).flatMap { $0 })
+    }
+
+    @Test("a shrunk PNG keeps straight alpha and hides the colours under transparency")
+    func pngShrinkIsPremultiplied() async throws {
+        // Given a 40x10 PNG of opaque red columns between fully transparent green ones
+        let png = TestPNG.rgba(width: 40, height: 10) { x, _ in x % 2 == 0 ? [255, 0, 0, 255] : [0, 255, 0, 0] }
+        // When it is loaded into a 20x20 box (each output pixel covers one pixel of each)
+        let image = try await pipeline.image(
+            for: ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 20, maxPixelHeight: 20))
+        // Then every pixel is pure red at half coverage: no green leaks in
+        #expect(image.bitmap.width == 20 && image.bitmap.height == 5)
+        #expect(image.bitmap.pixels == Array(repeating: [255, 0, 0, 128] as [UInt8], count: 20 * 5).flatMap { $0 })
+    }
+
+    @Test(
+        "the fit for a whole-decoded image rounds each side to nearest, within 1...limit",
+        arguments: [
+            // (width, height, box w, h) -> (w, h)
+            (400, 200, 40, 40, 40, 20),
+            (200, 400, 40, 40, 20, 40),
+            (10, 10, 40, 40, 10, 10),  // never enlarged
+            (1000, 3, 100, 100, 100, 1),  // 0.3 rows is still one
+            (5, 2, 2, 2, 2, 1),  // 0.8 rounds to 1
+            (7, 2, 2, 2, 2, 1),  // 0.571 rounds to 1
+            (100, 50, 0, 0, 1, 1),  // limits below 1 count as 1
+        ])
+    func fitSize(_ w: Int, _ h: Int, _ maxW: Int, _ maxH: Int, _ fitW: Int, _ fitH: Int) {
+        let fit = Vips.fitSize(width: w, height: h, maxWidth: maxW, maxHeight: maxH)
+        #expect(fit.width == fitW && fit.height == fitH)
+    }
+
     @Test("a truncated PNG is an error, not a grey image")
     func truncatedIsCorrupt() async throws {
         let png = TestPNG.rgba(width: 64, height: 64) { x, y in [UInt8(x * 4), UInt8(y * 4), 0, 255] }

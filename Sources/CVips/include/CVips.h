@@ -16,6 +16,8 @@ typedef struct {
     int height;
     int source_width;   /* pixels of the original image as displayed (EXIF orientation applied) */
     int source_height;
+    int whole;          /* 1: not shrunk, though larger than the box (a PNG or GIF of up to 4
+                           megapixels, decoded whole): the caller shrinks it; 0: fits the box */
 } cvips_image;
 
 /* Starts libvips once per process (vips_init is not thread-safe), installs a GLib log handler
@@ -36,13 +38,15 @@ long cvips_warning_count(void);
 int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
 
 /* Decodes the `len` bytes at `buf` (JPEG, PNG, GIF first frame, WebP, ...) to 8-bit sRGB RGBA,
-   shrunk on load to fit max_width x max_height pixels with the aspect kept, never enlarged;
-   EXIF orientation applied. PNG and GIF images of up to 4 megapixels (no shrink-on-load) are
-   decoded whole and shrunk by an exact area average in linear light, premultiplied by alpha,
-   instead of libvips's Lanczos reduce on gamma-encoded values (faster, and a 1-px black/white
-   checker stays grey 188 rather than 127); larger ones and other formats use vips_thumbnail's
-   shrink-on-load and resize. Truncated or corrupt data is an error, not a grey image. An image
-   whose header says more than max_pixels pixels (0: no cap) is refused before decoding.
+   straight alpha, shrunk on load to fit max_width x max_height pixels with the aspect kept,
+   never enlarged; EXIF orientation applied. Exception: PNG and GIF images of up to 4 megapixels
+   (no shrink-on-load) that are larger than the box come back decoded whole, at their own size,
+   with out->whole set: the caller shrinks them (Vitrine: HalfBlock's exact area average in
+   linear light, premultiplied by alpha, which is faster than libvips's Lanczos reduce on
+   gamma-encoded values and keeps a 1-px black/white checker grey 188 rather than 127). Larger
+   ones and other formats use vips_thumbnail's shrink-on-load and resize. Truncated or corrupt
+   data is an error, not a grey image. An image whose header says more than max_pixels pixels
+   (0: no cap) is refused before decoding.
    Returns 0 with *out filled, -1 with a message in err, -2 if refused for its pixel count. */
 int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
                          int64_t max_pixels, cvips_image *out, char *err, size_t errlen);

@@ -41,6 +41,12 @@ enum Vips {
 
     /// Decodes `data` with shrink-on-load to fit `maxWidth` x `maxHeight` pixels (aspect kept,
     /// never enlarged), as 8-bit sRGB RGBA.
+    ///
+    /// PNG and GIF images of up to 4 megapixels come back from the shim decoded whole (libvips
+    /// has no shrink-on-load for them, and its Lanczos reduce averages gamma-encoded values);
+    /// they are shrunk here by HalfBlock's exact area average in linear light, premultiplied by
+    /// alpha (`BoxFilter.resizeRGBA`), to the size of ``fitSize(width:height:maxWidth:maxHeight:)``.
+    /// A 1-px black/white checker then comes out grey 188, not 127.
     /// - Throws: `.tooManyPixels` when the header is over `maxPixels` (nothing is decoded),
     ///   `.corrupt` for truncated or undecodable data.
     static func thumbnail(
@@ -59,10 +65,30 @@ enum Vips {
         }
         guard rc == 0, let pixels = out.pixels else { throw .corrupt(Self.text(message)) }
         defer { cvips_free(pixels) }
-        let bytes = [UInt8](UnsafeBufferPointer(start: pixels, count: out.length))
-        let bitmap = RGBAImage(width: Int(out.width), height: Int(out.height), pixels: bytes)
+        let decoded = UnsafeBufferPointer(start: pixels, count: out.length)
+        let width = Int(out.width), height = Int(out.height)
+        let bitmap: RGBAImage
+        let fit = fitSize(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+        if out.whole != 0 && (fit.width < width || fit.height < height) {
+            bitmap = BoxFilter.resizeRGBA(
+                decoded, width: width, height: height, toWidth: fit.width, toHeight: fit.height)
+        } else {
+            bitmap = RGBAImage(width: width, height: height, pixels: [UInt8](decoded))
+        }
         return DecodedImage(
             bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
+    }
+
+    /// The largest size with the aspect of `width` x `height` pixels that fits `maxWidth` x
+    /// `maxHeight` (limits below 1 count as 1), never enlarged: each side scaled by the smaller
+    /// of the two ratios and rounded to nearest (ties to even), kept within 1...limit.
+    static func fitSize(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
+        let maxW = max(maxWidth, 1), maxH = max(maxHeight, 1)
+        let scale = min(Double(maxW) / Double(width), Double(maxH) / Double(height))
+        if scale >= 1 { return (width, height) }
+        let w = Int((Double(width) * scale).rounded(.toNearestOrEven))
+        let h = Int((Double(height) * scale).rounded(.toNearestOrEven))
+        return (min(max(w, 1), maxW), min(max(h, 1), maxH))
     }
 
     private static func text(_ buffer: [CChar]) -> String {
