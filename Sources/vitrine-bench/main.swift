@@ -7,7 +7,11 @@
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
 //                                                           (PipelineBench.swift)
 import Foundation
+import ImagePipeline
 
+// The same malloc set-up as `vitrine` (two arenas unless MALLOC_ARENA_MAX says otherwise), so
+// the pipeline benchmarks measure what the browser runs.
+ImagePipeline.limitMallocArenas(to: 2, environment: ProcessInfo.processInfo.environment)
 var arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "cache-hit": cacheHitBench(Array(arguments.dropFirst()))
