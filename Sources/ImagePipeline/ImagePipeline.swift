@@ -52,12 +52,13 @@ public final class ImagePipeline: Sendable {
         /// Decodes running at once (default: the number of cores).
         public var decodeConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Bytes of fetched bodies waiting for or in decode at which no further fetch starts
-        /// (default 8 MiB; 0: no limit). When bodies arrive faster than they decode (a fast
-        /// network or the disk cache), fetches wait for decodes instead of piling up bodies:
-        /// without it a page of 4000x3000 JPEGs over loopback held 19 bodies of 1.4 MB at once.
-        /// Bodies of fetches already running when the limit is reached still come in, so the
-        /// backlog stays under this plus `maxConcurrentLoadsPerHost` bodies per host.
-        public var decodeBacklogBytes: Int = 8 << 20
+        /// (nil, the default: 4 MiB per decode running at once, `decodeConcurrency`; 0: no
+        /// limit). When bodies arrive faster than they decode (a fast network or the disk
+        /// cache), fetches wait for decodes instead of piling up bodies: without it a page of
+        /// 4000x3000 JPEGs over loopback held 19 bodies of 1.4 MB at once. Bodies of fetches
+        /// already running when the limit is reached still come in, so the backlog stays under
+        /// this plus `maxConcurrentLoadsPerHost` bodies per host.
+        public var decodeBacklogBytes: Int?
         /// Where `didFinishLoading` is posted.
         public var notificationCenter: NotificationCenter = .default
         /// Folder of the disk cache of downloaded image bytes (http and https only); nil, the
@@ -176,7 +177,7 @@ public final class ImagePipeline: Sendable {
         self.state = Mutex(
             State(
                 cache: MemoryCache(costLimit: configuration.memoryCacheBytes),
-                decodeBacklogLimit: max(0, configuration.decodeBacklogBytes)))
+                decodeBacklogLimit: max(0, configuration.decodeBacklogBytes ?? configuration.decodeConcurrency * (4 << 20))))
         self.heapTrimmer = HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
