@@ -48,6 +48,7 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   /retry-after/SECONDS/KEY/PATH  first request of KEY: 429 with Retry-After:
                                  SECONDS; later ones serve PATH
   /redirect-loop/N               302 to /redirect-loop/N+1, forever
+  /redirect-file/PATH            302 to file:///PATH (a scheme a client must not follow)
   /big/BYTES                     200 image/png, BYTES bytes (PNG signature then
                                  zeros), streamed in 64 KiB chunks
   /early-hints/N/PATH            N interim 1xx answers (103, then 102s), then PATH
@@ -216,6 +217,8 @@ class Handler(BaseHTTPRequestHandler):
             elif head == "redirect-loop" and n == 2 and parts[1].isdigit():
                 self.reply(302, "text/plain", b"again\n",
                            {"Location": "/redirect-loop/%d" % (int(parts[1]) + 1)})
+            elif head == "redirect-file" and n >= 2:
+                self.reply(302, "text/plain", b"elsewhere\n", {"Location": "file:///" + "/".join(parts[1:])})
             elif head == "big" and n == 2 and parts[1].isdigit():
                 self.stream_big(int(parts[1]))
             elif head == "early-hints" and n >= 3 and parts[1].isdigit():

@@ -214,6 +214,19 @@ struct FaultServerTests {
         #expect(server.requests(containing: "/redirect-loop/").count == hops)
     }
 
+    @Test("a redirect to a file: URL is refused and named, not followed or turned into an HTTP 404")
+    func redirectToFile() async throws {
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline()
+
+        let result = await outcome(pipeline, server.url("redirect-file/etc/passwd"))
+
+        #expect(result == .failure(.unsupportedURL("redirect to file:///etc/passwd")))
+        // Nothing else was asked of the server (Foundation would resolve the path against it)
+        #expect(server.requests(containing: "/etc/passwd").count == 1)
+    }
+
     // MARK: - Retries
 
     @Test("503 twice, then 200: the image arrives after exactly three requests")

@@ -221,6 +221,23 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Follows http(s) redirects (URLSession stops after 20); refuses any other scheme with
+    /// `.unsupportedURL`. swift-corelibs-foundation would resolve a `Location` of
+    /// `file:///etc/passwd` against the server's address and ask it for `/etc/passwd`, and the
+    /// row would fail as a misleading "HTTP 404".
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let scheme = URL(string: location, relativeTo: response.url)?.scheme?.lowercased()
+        guard scheme != nil, scheme != "http", scheme != "https", let dataTask = task as? URLSessionDataTask else {
+            return completionHandler(request)
+        }
+        completionHandler(nil)
+        refuse(dataTask, .unsupportedURL("redirect to \(location)"))
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // Append in place: copying the entry out of the table and back would copy the whole
         // body on every chunk (quadratic in the body size).
