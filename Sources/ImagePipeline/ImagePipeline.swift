@@ -159,17 +159,25 @@ public final class ImagePipeline: Sendable {
 
     /// A pipeline that loads over URLSession and from local files.
     public convenience init(configuration: Configuration = Configuration()) {
+        // Bodies of refused or cancelled transfers that URLSession keeps reading count toward
+        // the trim too: without it, rows whose 200 MB bodies were refused at their headers left
+        // 2 GB of freed heap resident once every load had ended.
+        let heapTrimmer = HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
         let http = HTTPDataLoader(
             maxResponseBytes: configuration.maxResponseBytes, idleTimeout: configuration.idleTimeout,
             totalTimeout: configuration.totalTimeout,
             maxConnectionsPerHost: max(6, configuration.maxConcurrentLoadsPerHost),
-            headers: configuration.headers)
+            headers: configuration.headers, heapTrimmer: heapTrimmer)
         self.init(
             configuration: configuration,
-            dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http)
+            dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http,
+            heapTrimmer: heapTrimmer)
     }
 
-    init(configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil) {
+    init(
+        configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil,
+        heapTrimmer: HeapTrimmer? = nil
+    ) {
         Vips.start()
         self.configuration = configuration
         self.dataLoader = dataLoader
@@ -178,7 +186,7 @@ public final class ImagePipeline: Sendable {
             State(
                 cache: MemoryCache(costLimit: configuration.memoryCacheBytes),
                 decodeBacklogLimit: max(0, configuration.decodeBacklogBytes ?? configuration.decodeConcurrency * (4 << 20))))
-        self.heapTrimmer = HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
+        self.heapTrimmer = heapTrimmer ?? HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency

@@ -192,6 +192,23 @@ struct FaultServerTests {
         #expect(result == .failure(.responseTooLarge(limit: 1 << 20)))
     }
 
+    @Test("bytes of a refused body are handed back to the system once the transfer ends, though no load succeeded")
+    func refusedBodyIsTrimmed() async throws {
+        // Given a body refused part-way (it inflates past the cap), so its first MiB is thrown
+        // away, and URLSession goes on reading the rest
+        let server = try startServer()
+        defer { server.stop() }
+        let pipeline = makePipeline { $0.maxResponseBytes = 1 << 20 }
+
+        let result = await outcome(pipeline, server.url("gzip-bomb/64"))
+
+        #expect(result == .failure(.responseTooLarge(limit: 1 << 20)))
+        // Then, with every load failed, the heap is still trimmed once the transfer is over
+        // (before: only successful bodies counted, and an idle pipeline never trimmed)
+        for _ in 0..<500 where pipeline.statistics.heapTrims == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(pipeline.statistics.heapTrims >= 1)
+    }
+
     @Test("a redirect loop ends as a network error after a bounded number of requests")
     func redirectLoop() async throws {
         let server = try startServer()

@@ -50,6 +50,8 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
         case invalidated
     }
     private let sessionBox = Mutex<SessionState>(.notStarted)
+    /// Told of body bytes that arrived and were thrown away (see `dropped`).
+    private let heapTrimmer: HeapTrimmer?
 
     /// - Parameters:
     ///   - maxResponseBytes: bodies larger than this many bytes fail with `.responseTooLarge`.
@@ -57,10 +59,12 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     ///   - totalTimeout: seconds for the whole transfer before `.tooSlow` (not retried).
     ///   - maxConnectionsPerHost: URLSession's own per-host cap (kept at or above the pipeline's).
     ///   - headers: extra request headers per host name (lower-cased), for galleries behind a token.
+    ///   - heapTrimmer: told of bytes thrown away, so that their memory goes back to the system.
     init(
         maxResponseBytes: Int, idleTimeout: TimeInterval, totalTimeout: TimeInterval,
-        maxConnectionsPerHost: Int, headers: [String: [String: String]] = [:]
+        maxConnectionsPerHost: Int, headers: [String: [String: String]] = [:], heapTrimmer: HeapTrimmer? = nil
     ) {
+        self.heapTrimmer = heapTrimmer
         self.maxResponseBytes = maxResponseBytes
         // Finite and at least a millisecond, so the deadlines below are representable.
         self.idleTimeout = min(max(idleTimeout, 0.001), 1e7)
@@ -88,6 +92,19 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
                 return session
             }
         }
+    }
+
+    /// Tells the heap trimmer of body bytes that arrived and were thrown away: the bytes of a
+    /// refused or cancelled transfer that keep coming (swift-corelibs-foundation goes on
+    /// reading a body after `cancel()`, see `refuse`) and a refused transfer's partial body;
+    /// with `transferEnded`, such a transfer is over, and with no transfer left the memory goes
+    /// back to the system. (A first version kept a `@Sendable (Int, Bool) -> Void` closure in a
+    /// `Mutex` for this; in the release build a thread was seen looping in that closure's
+    /// reabstraction thunks, so the loader holds the trimmer itself.)
+    private func dropped(_ bytes: Int, transferEnded: Bool = false) {
+        guard let heapTrimmer else { return }
+        if bytes > 0 { heapTrimmer.fetched(bytes: bytes, burst: false) }
+        if transferEnded { heapTrimmer.loadEnded(idle: transfers.withLock { $0.isEmpty }) }
     }
 
     /// Ends the session; loads in flight fail with `.cancelled`, and so do later ones.
@@ -250,10 +267,12 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
             return true
         }
         switch verdict {
-        case nil where dataTask.state == .running:
-            // Refused earlier, and the transfer still runs: stop it.
-            Self.cancelUnlessFinishing(dataTask)
+        case nil:
+            // Refused or cancelled earlier, and the bytes still come: stop it (again).
+            dropped(data.count)
+            if dataTask.state == .running { Self.cancelUnlessFinishing(dataTask) }
         case false?:
+            dropped(data.count)
             refuse(dataTask, .responseTooLarge(limit: maxResponseBytes))
         default:
             break
@@ -267,12 +286,16 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     private func refuse(_ task: URLSessionDataTask, _ failure: ImagePipeline.Error) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.timer?.source.cancel()
+        if let transfer, !transfer.data.isEmpty { dropped(transfer.data.count) }
         transfer?.completion(.failure(failure))
         Self.cancelUnlessFinishing(task)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+            // A transfer refused or cancelled earlier is over at last.
+            return dropped(0, transferEnded: true)
+        }
         transfer.timer?.source.cancel()
         if let error {
             return transfer.completion(.failure(Self.map(error)))

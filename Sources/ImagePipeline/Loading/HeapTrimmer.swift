@@ -22,6 +22,9 @@ final class HeapTrimmer: Sendable {
     private struct State {
         /// Bytes of bodies fetched since the last trim started.
         var bytesSinceTrim = 0
+        /// Bytes thrown away since the last trim started: they make an idle trim due, never a
+        /// burst trim (see `fetched(bytes:burst:)`).
+        var droppedSinceTrim = 0
         /// A trim is scheduled or running.
         var pending = false
         /// The pipeline went idle while a trim was pending: trim again after it.
@@ -57,10 +60,18 @@ final class HeapTrimmer: Sendable {
     /// Trims run so far (for `ImagePipeline.Statistics`).
     var trims: Int { state.withLock { $0.trims } }
 
-    /// Notes that a body of `bytes` bytes was fetched (it is freed once decoded).
-    func fetched(bytes: Int) {
+    /// Notes that a body of `bytes` bytes was fetched (it is freed once decoded). With
+    /// `burst` false the bytes only make the next idle trim due: for bytes thrown away as they
+    /// stream in (a refused body URLSession keeps reading), where trimming every `burstBytes`
+    /// would take glibc's arena locks again and again while the chunks' threads allocate, so
+    /// that they fall behind and the chunks pile up (seen here: 4 GB and growing).
+    func fetched(bytes: Int, burst: Bool = true) {
         guard burstBytes > 0 else { return }
         let due = state.withLock { state -> Bool in
+            guard burst else {
+                state.droppedSinceTrim += bytes
+                return false
+            }
             state.bytesSinceTrim += bytes
             guard state.bytesSinceTrim >= burstBytes, !state.pending else { return false }
             state.pending = true
@@ -73,7 +84,7 @@ final class HeapTrimmer: Sendable {
     func loadEnded(idle: Bool) {
         guard burstBytes > 0, idle else { return }
         let due = state.withLock { state -> Bool in
-            guard state.bytesSinceTrim > 0 else { return false }
+            guard state.bytesSinceTrim > 0 || state.droppedSinceTrim > 0 else { return false }
             if state.pending {
                 state.idleAgain = true
                 return false
@@ -88,12 +99,15 @@ final class HeapTrimmer: Sendable {
         queue.asyncAfter(deadline: .now() + delay) { [self] in
             state.withLock { state in
                 state.bytesSinceTrim = 0
+                state.droppedSinceTrim = 0
                 state.idleAgain = false
             }
             _ = Self.trimFunction?(0)
             let again = state.withLock { state -> Bool in
                 state.trims += 1
-                let again = state.bytesSinceTrim > 0 && (state.idleAgain || state.bytesSinceTrim >= burstBytes)
+                let again =
+                    (state.idleAgain && state.bytesSinceTrim + state.droppedSinceTrim > 0)
+                    || state.bytesSinceTrim >= burstBytes
                 state.pending = again
                 return again
             }
