@@ -8,8 +8,9 @@ extension ImagePipeline {
     ///
     /// - A fresh entry (`storedAt + max-age` later than now) answers with no request.
     /// - A 304 to a conditional request answers with the stored bytes and restarts their time.
-    /// - A 2xx body with image magic bytes is stored (unless `Cache-Control: no-store`) before
-    ///   `completion` runs; anything else is passed on and never stored.
+    /// - A 2xx body with image magic bytes and a readable header within the pixel cap is stored
+    ///   (unless `Cache-Control: no-store`) before `completion` runs; anything else is passed
+    ///   on and never stored.
     /// - `request.reload` skips the read (no entry, no validators) but stores the new bytes.
     ///
     /// Without a disk cache, or for file and `data:` URLs, this is `dataLoader.loadData`.
@@ -67,13 +68,22 @@ extension ImagePipeline {
             return .success(cached.data)
         case .success(let response):
             let control = CacheControl(response.headers["cache-control"])
-            if !control.noStore, ImageFormat.sniff(response.data) != nil {
+            if !control.noStore, ImageFormat.sniff(response.data) != nil, headerPasses(response.data) {
                 let metadata = DiskCacheMetadata(
                     url: DiskCache.normalisedKey(url), headers: response.headers, now: Date())
                 disk.store(DiskCacheEntry(metadata: metadata, data: response.data), for: url)
             }
             return .success(response.data)
         }
+    }
+
+    /// Whether `data`'s image header can be read and is within `Configuration.maxPixels`: what
+    /// fails here is never stored (a 20,000 x 20,000 PNG bomb of 50 KB, or garbage after an
+    /// image signature), so the disk cache holds only bytes that passed every check made
+    /// before decoding.
+    private func headerPasses(_ data: Data) -> Bool {
+        guard let size = try? Vips.probe(data) else { return false }
+        return configuration.maxPixels <= 0 || size.width * size.height <= configuration.maxPixels
     }
 }
 

@@ -56,4 +56,38 @@ struct DiskCacheHTTPTests {
         #expect(server.requests(containing: "/a.png").count == 2)
         #expect(cache.entry(for: url)?.metadata.isFresh(now: Date()) == true)
     }
+
+    @Test("bytes that fail the header checks are not stored: a pixel bomb, garbage after a PNG signature")
+    func refusedBytesAreNotStored() async throws {
+        // Given a server with a 20,000 x 20,000 PNG of 50 KB and a "PNG" that is only a signature
+        let root = try temporaryDirectory()
+        var garbage = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        garbage.append(Data(repeating: 0x41, count: 4096))
+        try garbage.write(to: root.appendingPathComponent("garbage.png"))
+        let server = try GalleryServer(root: root, log: true)
+        defer { server.stop() }
+        let dir = try temporaryDirectory()
+        let pipeline = pipeline(dir)
+        let cache = DiskCache(directory: dir)
+
+        // When both are loaded, both rows fail
+        let bomb = URL(string: "http://127.0.0.1:\(server.port)/bomb.png")!
+        let junk = URL(string: "http://127.0.0.1:\(server.port)/garbage.png")!
+        for url in [bomb, junk] {
+            let result: Result<DecodedImage, ImagePipeline.Error>
+            do throws(ImagePipeline.Error) {
+                result = .success(try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8)))
+            } catch {
+                result = .failure(error)
+            }
+            guard case .failure = result else {
+                Issue.record("\(url.lastPathComponent) loaded")
+                continue
+            }
+        }
+        // Then nothing was stored for either: a later run asks again instead of failing from disk
+        #expect(cache.entry(for: bomb) == nil)
+        #expect(cache.entry(for: junk) == nil)
+        #expect(cache.summary().entries == 0)
+    }
 }
