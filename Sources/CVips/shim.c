@@ -164,8 +164,12 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
 
 /* PNG and GIF images with more pixels than this keep vips_thumbnail's streaming resize:
    decoding them whole for the caller's area average would take width x height x 4 bytes at
-   once (16 MB here, 2560 x 1600 fits). */
+   once (16 MB here, 2560 x 1600 fits). Nor a side longer than WHOLE_MAX_SIDE: the area
+   average keeps one row of width x 16 bytes (or height x output width x 16 for the columns),
+   which for a 4194304 x 1 PNG was 64 MB on top of the decode (render peaked at 249 MB
+   against libvips's 134). */
 #define WHOLE_MAX_PIXELS (4096 * 1024)
+#define WHOLE_MAX_SIDE 8192
 
 /* True when the bytes' loader has no shrink-on-load (PNG, GIF): libvips would decode them
    whole and Lanczos-reduce them; the caller's area average does that reduction better and
@@ -191,6 +195,7 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     /* Small PNG and GIF images that need shrinking are decoded at their own size (no resize in
        vips_thumbnail) and handed back whole, for the caller to area-average. */
     int whole = (sw > max_width || sh > max_height) && (int64_t)sw * sh <= WHOLE_MAX_PIXELS
+                && sw <= WHOLE_MAX_SIDE && sh <= WHOLE_MAX_SIDE
                 && decodes_whole(buf, len);
 
     VipsImage *thumb = NULL;

@@ -1,4 +1,5 @@
 import Foundation
+import CVips
 import HalfBlock
 import Testing
 
@@ -140,5 +141,30 @@ struct DecodingTests {
         }
         #expect(second == first)
         #expect(pipeline.statistics.memoryCacheBytes == 64)
+    }
+}
+
+@Suite("Whole decodes for the Swift area average")
+struct WholeDecodeLimitTests {
+    /// `cvips_thumbnail_rgba`'s `whole` flag for a `width` x `height` PNG shrunk into 16x16.
+    func decodedWhole(width: Int, height: Int) throws -> Bool {
+        Vips.start()
+        let png = TestPNG.solid(width: width, height: height, [10, 20, 30, 255])
+        var out = cvips_image()
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = png.withUnsafeBytes { raw in
+            cvips_thumbnail_rgba(raw.baseAddress, raw.count, 16, 16, 0, &out, &message, message.count)
+        }
+        try #require(rc == 0)
+        cvips_free(out.pixels)
+        return out.whole != 0
+    }
+
+    @Test("a PNG with a side over 8192 pixels is shrunk by libvips, not decoded whole (its row buffer)")
+    func longSideIsNotWhole() throws {
+        #expect(try decodedWhole(width: 2048, height: 2048))
+        #expect(try decodedWhole(width: 8192, height: 2))
+        #expect(try !decodedWhole(width: 8193, height: 2))
+        #expect(try !decodedWhole(width: 1, height: 100_000))
     }
 }

@@ -40,7 +40,7 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
 /* Decodes the `len` bytes at `buf` (JPEG, PNG, GIF first frame, WebP, ...) to 8-bit sRGB RGBA,
    straight alpha, shrunk on load to fit max_width x max_height pixels with the aspect kept,
    never enlarged; EXIF orientation applied. Exception: PNG and GIF images of up to 4 megapixels
-   (no shrink-on-load) that are larger than the box come back decoded whole, at their own size,
+   and 8192 pixels a side (no shrink-on-load) that are larger than the box come back decoded whole, at their own size,
    with out->whole set: the caller shrinks them (Vitrine: HalfBlock's exact area average in
    linear light, premultiplied by alpha, which is faster than libvips's Lanczos reduce on
    gamma-encoded values and keeps a 1-px black/white checker grey 188 rather than 127). Larger
