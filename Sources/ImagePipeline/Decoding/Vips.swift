@@ -42,7 +42,7 @@ enum Vips {
     /// Decodes `data` with shrink-on-load to fit `maxWidth` x `maxHeight` pixels (aspect kept,
     /// never enlarged), as 8-bit sRGB RGBA.
     ///
-    /// PNG and GIF images of up to 4 megapixels come back from the shim decoded whole (libvips
+    /// PNG and GIF images of up to 4 megapixels (and 8192 pixels a side) come back from the shim decoded whole (libvips
     /// has no shrink-on-load for them, and its Lanczos reduce averages gamma-encoded values);
     /// they are shrunk here by HalfBlock's exact area average in linear light, premultiplied by
     /// alpha (`BoxFilter.resizeRGBA`), to the size of ``fitSize(width:height:maxWidth:maxHeight:)``.
