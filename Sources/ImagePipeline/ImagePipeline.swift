@@ -162,7 +162,7 @@ public final class ImagePipeline: Sendable {
         // Bodies of refused or cancelled transfers that URLSession keeps reading count toward
         // the trim too: without it, rows whose 200 MB bodies were refused at their headers left
         // 2 GB of freed heap resident once every load had ended.
-        let heapTrimmer = HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
+        let heapTrimmer = HeapTrimmer(burstBytes: configuration.heapTrimBytes)
         let http = HTTPDataLoader(
             maxResponseBytes: configuration.maxResponseBytes, idleTimeout: configuration.idleTimeout,
             totalTimeout: configuration.totalTimeout,
@@ -186,7 +186,7 @@ public final class ImagePipeline: Sendable {
             State(
                 cache: MemoryCache(costLimit: configuration.memoryCacheBytes),
                 decodeBacklogLimit: max(0, configuration.decodeBacklogBytes ?? configuration.decodeConcurrency * (4 << 20))))
-        self.heapTrimmer = heapTrimmer ?? HeapTrimmer(burstBytes: max(0, configuration.heapTrimBytes))
+        self.heapTrimmer = heapTrimmer ?? HeapTrimmer(burstBytes: configuration.heapTrimBytes)
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency

@@ -103,7 +103,7 @@ final class HTTPDataLoader: NSObject, URLSessionDataDelegate, Sendable {
     /// reabstraction thunks, so the loader holds the trimmer itself.)
     private func dropped(_ bytes: Int, transferEnded: Bool = false) {
         guard let heapTrimmer else { return }
-        if bytes > 0 { heapTrimmer.fetched(bytes: bytes, burst: false) }
+        if bytes > 0 { heapTrimmer.dropped(bytes: bytes) }
         if transferEnded { heapTrimmer.loadEnded(idle: transfers.withLock { $0.isEmpty }) }
     }
 

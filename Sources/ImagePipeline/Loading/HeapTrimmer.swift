@@ -23,7 +23,7 @@ final class HeapTrimmer: Sendable {
         /// Bytes of bodies fetched since the last trim started.
         var bytesSinceTrim = 0
         /// Bytes thrown away since the last trim started: they make an idle trim due, never a
-        /// burst trim (see `fetched(bytes:burst:)`).
+        /// burst trim (see `dropped(bytes:)`).
         var droppedSinceTrim = 0
         /// A trim is scheduled or running.
         var pending = false
@@ -49,35 +49,37 @@ final class HeapTrimmer: Sendable {
     let delay: Double
 
     /// - Parameters:
-    ///   - burstBytes: bytes of downloaded bodies that trigger a trim while loads go on; 0 turns
-    ///     trimming off.
+    ///   - burstBytes: bytes of downloaded bodies that trigger a trim while loads go on; 0 (or
+    ///     less) turns trimming off.
     ///   - delay: seconds from the trigger to the trim.
     init(burstBytes: Int, delay: Double = 0.05) {
-        self.burstBytes = burstBytes
+        self.burstBytes = max(0, burstBytes)
         self.delay = delay
     }
 
     /// Trims run so far (for `ImagePipeline.Statistics`).
     var trims: Int { state.withLock { $0.trims } }
 
-    /// Notes that a body of `bytes` bytes was fetched (it is freed once decoded). With
-    /// `burst` false the bytes only make the next idle trim due: for bytes thrown away as they
-    /// stream in (a refused body URLSession keeps reading), where trimming every `burstBytes`
-    /// would take glibc's arena locks again and again while the chunks' threads allocate, so
-    /// that they fall behind and the chunks pile up (seen here: 4 GB and growing).
-    func fetched(bytes: Int, burst: Bool = true) {
+    /// Notes that a body of `bytes` bytes was fetched (it is freed once decoded).
+    func fetched(bytes: Int) {
         guard burstBytes > 0 else { return }
         let due = state.withLock { state -> Bool in
-            guard burst else {
-                state.droppedSinceTrim += bytes
-                return false
-            }
             state.bytesSinceTrim += bytes
             guard state.bytesSinceTrim >= burstBytes, !state.pending else { return false }
             state.pending = true
             return true
         }
         if due { schedule() }
+    }
+
+    /// Notes `bytes` bytes thrown away as they streamed in (a refused body URLSession keeps
+    /// reading): they make the next idle trim due, never a burst trim. Trimming every
+    /// `burstBytes` of such a flood took glibc's arena locks again and again while the chunks'
+    /// threads allocated, so that those fell behind and the chunks piled up (seen here: 4 GB
+    /// and growing).
+    func dropped(bytes: Int) {
+        guard burstBytes > 0 else { return }
+        state.withLock { $0.droppedSinceTrim += bytes }
     }
 
     /// Notes that a load ended; `idle` when the pipeline has no load queued or running.
