@@ -71,21 +71,21 @@ public struct GalleryItem: Sendable, Hashable {
     /// The smallest suitable rendition, as an absolute URL string; falls back to the image.
     public var thumbnailURLString: String? {
         get { absolute(thumbnail, relative & 1 != 0) }
-        set {
-            image = imageURLString
-            relative = 0
-            thumbnail = newValue
-        }
+        set { storeAbsolute(thumbnail: newValue, image: imageURLString) }
     }
 
     /// The full-size picture, as an absolute URL string; falls back to the thumbnail.
     public var imageURLString: String? {
         get { absolute(image, relative & 2 != 0) }
-        set {
-            thumbnail = thumbnailURLString
-            relative = 0
-            image = newValue
-        }
+        set { storeAbsolute(thumbnail: thumbnailURLString, image: newValue) }
+    }
+
+    /// Stores both URLs as absolute strings (a setter joins the other one first, so that it
+    /// stays what it was once `relative` no longer says it is relative).
+    private mutating func storeAbsolute(thumbnail: String?, image: String?) {
+        self.thumbnail = thumbnail
+        self.image = image
+        relative = 0
     }
 
     private func absolute(_ stored: String?, _ isRelative: Bool) -> String? {
