@@ -17,7 +17,8 @@ typedef struct {
     int source_width;   /* pixels of the original image as displayed (EXIF orientation applied) */
     int source_height;
     int whole;          /* 1: not shrunk, though larger than the box (a PNG or GIF of up to 4
-                           megapixels, decoded whole): the caller shrinks it; 0: fits the box */
+                           megapixels and 8192 pixels a side, decoded whole): the caller
+                           shrinks it; 0: fits the box */
 } cvips_image;
 
 /* Starts libvips once per process (vips_init is not thread-safe), installs a GLib log handler
@@ -40,8 +41,8 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
 /* Decodes the `len` bytes at `buf` (JPEG, PNG, GIF first frame, WebP, ...) to 8-bit sRGB RGBA,
    straight alpha, shrunk on load to fit max_width x max_height pixels with the aspect kept,
    never enlarged; EXIF orientation applied. Exception: PNG and GIF images of up to 4 megapixels
-   and 8192 pixels a side (no shrink-on-load) that are larger than the box come back decoded whole, at their own size,
-   with out->whole set: the caller shrinks them (Vitrine: HalfBlock's exact area average in
+   and 8192 pixels a side (no shrink-on-load) that are larger than the box come back decoded
+   whole, at their own size, with out->whole set: the caller shrinks them (Vitrine: HalfBlock's exact area average in
    linear light, premultiplied by alpha, which is faster than libvips's Lanczos reduce on
    gamma-encoded values and keeps a 1-px black/white checker grey 188 rather than 127). Larger
    ones and other formats use vips_thumbnail's shrink-on-load and resize. Truncated or corrupt

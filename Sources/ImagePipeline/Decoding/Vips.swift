@@ -42,9 +42,9 @@ enum Vips {
     /// Decodes `data` with shrink-on-load to fit `maxWidth` x `maxHeight` pixels (aspect kept,
     /// never enlarged), as 8-bit sRGB RGBA.
     ///
-    /// PNG and GIF images of up to 4 megapixels (and 8192 pixels a side) come back from the shim decoded whole (libvips
-    /// has no shrink-on-load for them, and its Lanczos reduce averages gamma-encoded values);
-    /// they are shrunk here by HalfBlock's exact area average in linear light, premultiplied by
+    /// PNG and GIF images of up to 4 megapixels (and 8192 pixels a side) come back from the
+    /// shim decoded whole (libvips has no shrink-on-load for them, and its Lanczos reduce
+    /// averages gamma-encoded values); they are shrunk here by HalfBlock's exact area average in linear light, premultiplied by
     /// alpha (`BoxFilter.resizeRGBA`), to the size of ``fitSize(width:height:maxWidth:maxHeight:)``.
     /// A 1-px black/white checker then comes out grey 188, not 127.
     /// - Throws: `.tooManyPixels` when the header is over `maxPixels` (nothing is decoded),
