@@ -33,11 +33,24 @@ let package = Package(
             name: "CVips",
             dependencies: ["CLibvips"]
         ),
+        // libcurl headers and link flags.
+        .systemLibrary(
+            name: "CLibcurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // A thin C shim over libcurl's variadic setopt/getinfo (Swift cannot call variadic C).
+        .target(
+            name: "CCurl",
+            dependencies: ["CLibcurl"]
+        ),
+        // HTTP on libcurl's multi interface: one network thread, submit/cancel from any thread.
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl"], swiftSettings: swiftSettings),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CVips", "HalfBlock"],
+            dependencies: ["CVips", "HalfBlock", "HTTPClient"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -62,6 +75,7 @@ let package = Package(
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
         .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline"], path: "Sources/vitrine-bench"),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
         .testTarget(

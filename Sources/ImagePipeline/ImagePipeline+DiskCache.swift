@@ -43,7 +43,7 @@ extension ImagePipeline {
             }
             state.withLock { $0.statistics.fetchesStarted += 1 }
             let inner = dataLoader.loadResponse(for: url, validators: cached?.metadata.validators) { [self] result in
-                // Off the URLSession delegate queue: a write must not hold up other transfers.
+                // On the disk queue: a write must not hold up the completion thread.
                 diskQueue.async { [self] in completion(received(result, for: url, cached: cached, disk: disk)) }
             }
             handle.set(inner)

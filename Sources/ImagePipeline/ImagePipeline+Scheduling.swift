@@ -56,10 +56,9 @@ extension ImagePipeline {
         /// whose completion has not come back yet (their connection may still be open).
         var fetchingPerHost: [String: Int] = [:]
         /// The host of every fetch holding a slot, by fetch ID. A slot is given back only when
-        /// the fetch's completion runs (`fetched`), never when the fetch is cancelled: URLSession
-        /// reports a cancelled task complete after libcurl has let go of its connection (and
-        /// `slotReleaseDelay` covers the socket's close, which comes just after), so the per-host
-        /// limit holds for connections on the wire, not just for our own loads.
+        /// the fetch's completion runs (`fetched`), never when the fetch is cancelled:
+        /// `HTTPClient` completes a cancelled transfer after its connection is closed, so the
+        /// per-host limit holds for connections on the wire, not just for our own loads.
         var slotHosts: [Int: String] = [:]
         var nextID = 1
         var nextFetchID = 1
@@ -231,27 +230,11 @@ extension ImagePipeline {
     ) {
         let policy = RetryPolicy(maxRetries: configuration.maxRetries, base: configuration.retryBaseDelay)
         if case .success(let data) = result { heapTrimmer.fetched(bytes: data.count) }
-        // A transfer cut short (cancelled, refused, timed out) has had its connection closed by
-        // libcurl, but swift-corelibs-foundation closes the socket itself a little later (its
-        // CLOSESOCKETFUNCTION waits for the socket's dispatch sources to be cancelled), after
-        // the completion has reached us: the slot waits `slotReleaseDelay` more, so the next
-        // request does not open a connection while that one is still open.
-        let failed = if case .failure = result { true } else { false }
-        let grace = configuration.slotReleaseDelay
         // A body that will be decoded (it has an image's magic bytes) joins the decode backlog.
         let backlogBytes = if case .success(let data) = result, ImageFormat.sniff(data) != nil { data.count } else { 0 }
-        let delayRelease = failed && grace > 0 && state.withLock { $0.slotHosts[fetchID] != Self.localHost }
-        if delayRelease {
-            startQueue.asyncAfter(deadline: .now() + grace) { [self] in
-                startFetches(
-                    state.withLock { state in
-                        state.releaseFetchSlot(fetchID)
-                        return state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost)
-                    })
-            }
-        }
         let (alive, retryDelay, toStart) = state.withLock { state -> (Bool, Double?, [FetchStart]) in
-            if !delayRelease { state.releaseFetchSlot(fetchID) }
+            // The client closed a cut-short transfer's connection before this completion.
+            state.releaseFetchSlot(fetchID)
             guard let task = state.tasks[key], task.generation == generation, task.fetchID == fetchID,
                 task.phase == .fetching
             else {
@@ -276,10 +259,9 @@ extension ImagePipeline {
                 state.statistics.peakDecodeBacklogBytes, state.decodeBacklogBytes)
             return (true, nil, state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost))
         }
-        // Not here: this runs on URLSession's delegate queue, and creating and resuming tasks
-        // from it (each waits for the session's work queue) held up the UI thread's own calls
-        // into URLSession by up to 600 ms (key-to-frame p99 277 ms against 35 without).
-        if !toStart.isEmpty { startQueue.async { [self] in startFetches(toStart) } }
+        // Here, on the loader's completion thread (never the UI thread): starting a fetch is a
+        // locked append to the network thread's inbox.
+        startFetches(toStart)
         if !alive && retryDelay == nil { heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty }) }
         if let retryDelay {
             DispatchQueue.global().asyncAfter(deadline: .now() + retryDelay) { [weak self] in self?.startWaiting() }
@@ -321,7 +303,7 @@ extension ImagePipeline {
             state.decodeBacklogBytes -= bytes
             return wasFull ? state.takeStartable(limit: configuration.maxConcurrentLoadsPerHost) : []
         }
-        if !toStart.isEmpty { startQueue.async { [self] in startFetches(toStart) } }
+        startFetches(toStart)
     }
 
     /// Ends a load and tells its subscribers, one at a time in ticket order.

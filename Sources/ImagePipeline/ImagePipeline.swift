@@ -26,14 +26,10 @@ public final class ImagePipeline: Sendable {
     public struct Configuration: Sendable {
         /// Memory cache limit for decoded bitmaps, in bytes (default: 1/16 of RAM, at most 256 MiB).
         public var memoryCacheBytes: Int
-        /// Most loads running at once against one host (URLSession's own default is 6). It holds
-        /// for connections on the wire: a fetch keeps its slot until URLSession reports its task
-        /// finished, and one that failed or was cancelled keeps it `slotReleaseDelay` longer.
+        /// Most loads running at once against one host (default 6). It holds for connections on
+        /// the wire: a fetch keeps its slot until its completion comes back, and `HTTPClient`
+        /// closes a cut-short transfer's connection before it sends that completion.
         public var maxConcurrentLoadsPerHost: Int = 6
-        /// Seconds an http(s) fetch that failed or was cancelled keeps its slot after URLSession
-        /// reported it finished (default 0.05): swift-corelibs-foundation closes the socket of a
-        /// cut-short transfer shortly after that report (measured here: about 1 ms later).
-        public var slotReleaseDelay: Double = 0.05
         /// Largest response body accepted, in bytes.
         public var maxResponseBytes: Int = 64 << 20
         /// Largest image accepted, in pixels, checked from the header before decoding.
@@ -47,8 +43,15 @@ public final class ImagePipeline: Sendable {
         public var idleTimeout: TimeInterval = 15
         /// Seconds for a whole download.
         public var totalTimeout: TimeInterval = 60
-        /// Extra request headers per lower-cased host name.
+        /// Extra request headers per lower-cased host name, sent to that host only (a redirect
+        /// to another scheme, host or port goes without them).
         public var headers: [String: [String: String]] = [:]
+        /// Sent as `User-Agent` (the browser sets `vitrine/VERSION`).
+        public var userAgent = "vitrine"
+        /// The loading seam: nil (the default) loads http(s) with libcurl (`HTTPClient`) and
+        /// files and `data:` URLs in-process; anything else replaces all of that (tests, other
+        /// clients). `maxResponseBytes`, timeouts and `headers` are the default loader's.
+        public var dataLoader: (any DataLoading)?
         /// Decodes running at once (default: the number of cores).
         public var decodeConcurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Bytes of fetched bodies waiting for or in decode at which no further fetch starts
@@ -151,33 +154,27 @@ public final class ImagePipeline: Sendable {
     let diskCache: (any DiskCaching)?
     /// Where disk-cache reads and writes run (never the caller's thread, never under the lock).
     let diskQueue = DispatchQueue(label: "vitrine.disk", qos: .utility, attributes: .concurrent)
-    /// Where fetches freed by a completion are started (never URLSession's delegate queue).
-    let startQueue = DispatchQueue(label: "vitrine.start", qos: .userInitiated)
     /// Gives freed body memory back to the system after bursts of loads.
     let heapTrimmer: HeapTrimmer
     private let http: HTTPDataLoader?
 
-    /// A pipeline that loads over URLSession and from local files.
+    /// A pipeline that loads with `configuration.dataLoader`, or by default over libcurl and
+    /// from local files.
     public convenience init(configuration: Configuration = Configuration()) {
-        // Bodies of refused or cancelled transfers that URLSession keeps reading count toward
-        // the trim too: without it, rows whose 200 MB bodies were refused at their headers left
-        // 2 GB of freed heap resident once every load had ended.
-        let heapTrimmer = HeapTrimmer(burstBytes: configuration.heapTrimBytes)
+        if let custom = configuration.dataLoader {
+            self.init(configuration: configuration, dataLoader: custom)
+            return
+        }
         let http = HTTPDataLoader(
             maxResponseBytes: configuration.maxResponseBytes, idleTimeout: configuration.idleTimeout,
-            totalTimeout: configuration.totalTimeout,
-            maxConnectionsPerHost: max(6, configuration.maxConcurrentLoadsPerHost),
-            headers: configuration.headers, heapTrimmer: heapTrimmer)
+            totalTimeout: configuration.totalTimeout, headers: configuration.headers,
+            userAgent: configuration.userAgent)
         self.init(
             configuration: configuration,
-            dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http,
-            heapTrimmer: heapTrimmer)
+            dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http)
     }
 
-    init(
-        configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil,
-        heapTrimmer: HeapTrimmer? = nil
-    ) {
+    init(configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil) {
         Vips.start()
         self.configuration = configuration
         self.dataLoader = dataLoader
@@ -186,7 +183,7 @@ public final class ImagePipeline: Sendable {
             State(
                 cache: MemoryCache(costLimit: configuration.memoryCacheBytes),
                 decodeBacklogLimit: max(0, configuration.decodeBacklogBytes ?? configuration.decodeConcurrency * (4 << 20))))
-        self.heapTrimmer = heapTrimmer ?? HeapTrimmer(burstBytes: configuration.heapTrimBytes)
+        self.heapTrimmer = HeapTrimmer(burstBytes: configuration.heapTrimBytes)
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency

@@ -46,7 +46,7 @@ extension ImagePipeline {
             case .tooManyPixels: return "too many pixels"
             case .corrupt: return "corrupt image"
             case .file: return "cannot read file"
-            case .network(let reason): return reason.count <= 24 ? reason : "network error"
+            case .network(let reason): return reason.count <= 32 ? reason : "network error"
             case .unsupportedURL: return "unsupported URL"
             case .notCached: return "not cached (offline)"
             case .cancelled: return "cancelled"

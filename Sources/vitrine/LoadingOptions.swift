@@ -70,7 +70,11 @@ struct LoadingOptions: Equatable {
         configuration.readsDiskCache = !reload
         configuration.offline = offline
         configuration.headers = headers
+        configuration.userAgent = Self.userAgent
     }
+
+    /// `User-Agent: vitrine/VERSION`.
+    static let userAgent = versionText.replacingOccurrences(of: " ", with: "/")
 }
 
 /// Sizes on the command line: a whole number of bytes with an optional binary suffix

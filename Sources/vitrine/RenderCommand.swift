@@ -19,6 +19,7 @@ enum RenderCommand {
         let mode = options.colors ?? defaultColorMode(environment: environment)
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
         configuration.decodeConcurrency = 1
+        configuration.userAgent = LoadingOptions.userAgent
         let pipeline = ImagePipeline(configuration: configuration)
         // Decode at a few times the half-block grid (HalfBlockRenderer.decodeOversampling, chosen
         // by measurement): enough for the box filter to average in linear light, far less than the

@@ -5,7 +5,7 @@
                      [--log-times] [--log-connections] [--max-seconds N]
                      [--bind 127.0.0.1]
 
-Binds 127.0.0.1 only. Prints "PORT <n>" as the first stdout line (with
+Binds loopback only: 127.0.0.1, or another 127.x.x.x or ::1 with --bind. Prints "PORT <n>" as the first stdout line (with
 --port 0 the port is picked by the OS). Exits by itself after --max-seconds
 (default 600). --delay sleeps before answering any request whose path does
 not end in .json or .plist (i.e. image requests). --log appends "METHOD PATH"
@@ -57,6 +57,18 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   /gzip-bomb/MIB                 200 image/png with Content-Encoding: gzip, a body
                                  that inflates to MIB MiB of zeros (1 KB a MiB on
                                  the wire), 16 KB every 10 ms; logs SENT k/total
+  /endless/anything              200 image/png, no Content-Length (ends with the
+                                 connection): the PNG signature, then zeros forever
+                                 in 64 KiB chunks
+  /cut/PATH                      the file's headers and full Content-Length, half
+                                 of its bytes, then the connection is closed
+  /many-headers/N/PATH           PATH with N extra header lines (X-Filler-I: I)
+  /long-header/BYTES/PATH        PATH with one header line of BYTES bytes
+  /redirect-to?url=URL           302 to URL (any host: a cross-host redirect)
+  /redirect-same/PATH            302 to /PATH on this server
+  With --log-headers (and --log), every request also logs
+  "HEADER METHOD PATH NAME: VALUE" for each request header; with --log-times,
+  /big/ and /endless/ log "CLOSED PATH T" when the client closed the connection
   /bomb.png                      a valid 20000x20000 1-bit greyscale PNG
                                  (~50 KB on the wire, 400 MB once decoded to
                                  8-bit): a decompression bomb
@@ -142,6 +154,11 @@ class Handler(BaseHTTPRequestHandler):
         cfg = self.server.cfg
         if cfg.log:
             self.log_line()
+            if cfg.log_headers:
+                with LOCK:
+                    for name, value in self.headers.items():
+                        cfg.log.write("HEADER %s %s %s: %s\n" % (self.command, self.path, name, value))
+                    cfg.log.flush()
         if not (cfg.log and cfg.log_times):
             return self.answer()
         gone = False
@@ -241,12 +258,35 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
             elif head == "gzip-bomb" and n == 2 and parts[1].isdigit() and 1 <= int(parts[1]) <= 4096:
                 self.stream_gzip_bomb(int(parts[1]))
+            elif head == "endless":
+                self.stream_big(None)
+            elif head == "cut" and n >= 2:
+                data = self.read_file("/".join(parts[1:]))
+                if data is not None:
+                    self.send_response(200)
+                    self.send_header("Content-Type", self.guess_type(parts[-1]))
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data[: len(data) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+            elif head == "many-headers" and n >= 3 and parts[1].isdigit():
+                self.extra_headers = {"X-Filler-%d" % i: str(i) for i in range(int(parts[1]))}
+                self.serve_file("/".join(parts[2:]))
+            elif head == "long-header" and n >= 3 and parts[1].isdigit():
+                self.extra_headers = {"X-Long": "x" * int(parts[1])}
+                self.serve_file("/".join(parts[2:]))
+            elif head == "redirect-to":
+                self.reply(302, "text/plain", b"elsewhere\n", {"Location": parse_qs(url.query).get("url", ["/"])[0]})
+            elif head == "redirect-same" and n >= 2:
+                self.reply(302, "text/plain", b"here\n", {"Location": "/" + "/".join(parts[1:])})
             elif path == "/bomb.png":
                 self.reply(200, "image/png", bomb())
             elif head == "gallery" and n == 2 and parts[1].endswith(".json") and parts[1][:-5].isdigit():
                 q = parse_qs(url.query)
                 img = q.get("img", ["flags/fr.png"])[0].lstrip("/")
-                base = "http://127.0.0.1:%d" % self.server.server_port if q.get("abs") == ["1"] else ""
+                base = "http://%s:%d" % (self.server.server_address[0], self.server.server_port) if q.get("abs") == ["1"] else ""
                 items = [{"title": "Item %d" % i, "url": "%s/img/%d/%s" % (base, i, img)}
                          for i in range(int(parts[1][:-5]))]
                 self.reply(200, "application/json", json.dumps(items, indent=1).encode())
@@ -289,6 +329,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def reply(self, code, ctype, body, headers=None):
         self.send_response(code)
+        for k, v in getattr(self, "extra_headers", {}).items():
+            self.send_header(k, v)
+        self.extra_headers = {}
         if code not in (204, 304):
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
@@ -372,20 +415,34 @@ class Handler(BaseHTTPRequestHandler):
                     cfg.log.flush()
 
     def stream_big(self, size):
+        """`size` bytes (None: endless, no Content-Length), the PNG signature then zeros."""
         self.send_response(200)
         self.send_header("Content-Type", "image/png")
-        self.send_header("Content-Length", str(size))
+        if size is None:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        else:
+            self.send_header("Content-Length", str(size))
         self.end_headers()
         if self.command == "HEAD":
             return
-        first = PNG_SIG[:size]
-        self.wfile.write(first)
-        left = size - len(first)
+        first = PNG_SIG if size is None else PNG_SIG[:size]
+        left = None if size is None else size - len(first)
         zeros = bytes(65536)
-        while left > 0:
-            k = min(left, len(zeros))
-            self.wfile.write(zeros[:k])
-            left -= k
+        try:
+            self.wfile.write(first)
+            while left is None or left > 0:
+                k = len(zeros) if left is None else min(left, len(zeros))
+                self.wfile.write(zeros[:k])
+                if left is not None:
+                    left -= k
+        except (BrokenPipeError, ConnectionResetError):
+            cfg = self.server.cfg
+            if cfg.log and cfg.log_times:
+                with LOCK:
+                    cfg.log.write("CLOSED %s %.6f\n" % (self.path, time.monotonic()))
+                    cfg.log.flush()
+            raise
 
 
 class Server(ThreadingHTTPServer):
@@ -435,16 +492,20 @@ def main():
                     help="with --log: add a monotonic time, log END/GONE per answer")
     ap.add_argument("--log-connections", action="store_true",
                     help="with --log: log 'CONN N T' per accepted connection (N open at that moment)")
+    ap.add_argument("--log-headers", action="store_true",
+                    help="with --log: log 'HEADER METHOD PATH NAME: VALUE' per request header")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="exit after this long (default 600)")
-    ap.add_argument("--bind", default="127.0.0.1", help="must be 127.0.0.1")
+    ap.add_argument("--bind", default="127.0.0.1", help="a loopback address: 127.x.x.x or ::1 (default 127.0.0.1)")
     cfg = ap.parse_args()
-    if cfg.bind != "127.0.0.1":
-        ap.error("refusing to bind %s: this test server binds 127.0.0.1 only" % cfg.bind)
+    if not ((cfg.bind.startswith("127.") and cfg.bind.count(".") == 3) or cfg.bind == "::1"):
+        ap.error("refusing to bind %s: this test server binds loopback (127.x.x.x, ::1) only" % cfg.bind)
+    if cfg.bind == "::1":
+        Server.address_family = socket.AF_INET6
     cfg.root = os.path.abspath(cfg.root)
     if not os.path.isdir(cfg.root):
         ap.error("--root %s is not a directory" % cfg.root)
     cfg.log = open(cfg.log, "a", encoding="utf-8") if cfg.log else None
-    server = Server(("127.0.0.1", cfg.port), Handler)
+    server = Server((cfg.bind, cfg.port), Handler)
     server.cfg = cfg
     server.open_connections = set()
     print("PORT %d" % server.server_port, flush=True)

@@ -104,12 +104,11 @@ final class NotificationRecorder: Sendable {
 struct SchedulingTests {
     let png = TestPNG.solid(width: 8, height: 8, [200, 100, 50, 255])
 
-    func makePipeline(perHost: Int = 6, slotReleaseDelay: Double = 0.05) -> (ImagePipeline, ManualLoader, NotificationRecorder) {
+    func makePipeline(perHost: Int = 6) -> (ImagePipeline, ManualLoader, NotificationRecorder) {
         let loader = ManualLoader()
         let recorder = NotificationRecorder()
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.maxConcurrentLoadsPerHost = perHost
-        configuration.slotReleaseDelay = slotReleaseDelay
         configuration.notificationCenter = recorder.center
         return (ImagePipeline(configuration: configuration, dataLoader: loader), loader, recorder)
     }
@@ -195,8 +194,8 @@ struct SchedulingTests {
 
     @Test("a cancelled fetch keeps its slot until its completion comes back, then the next starts")
     func cancelledFetchHoldsItsSlot() {
-        // Given one slot (given back at once after a failure), a fetch running and a load waiting
-        let (pipeline, loader, _) = makePipeline(perHost: 1, slotReleaseDelay: 0)
+        // Given one slot, a fetch running and a load waiting
+        let (pipeline, loader, _) = makePipeline(perHost: 1)
         guard case .started(let first) = pipeline.load(request("first.png"), priority: 0) else {
             Issue.record("unexpected cache hit")
             return
@@ -221,34 +220,6 @@ struct SchedulingTests {
         #expect(loader.requestedURLs == ["first.png", "next.png"])
         loader.complete("next.png", with: .failure(.cancelled))
         #expect(loader.requested(3) == ["first.png", "next.png", "next.png"])
-        #expect(pipeline.statistics.peakInFlight == 1)
-    }
-
-    @Test("an http fetch that failed or was cancelled keeps its slot a little longer; a success does not")
-    func slotReleaseDelay() {
-        // Given one slot, given back 0.3 s after a failure
-        let (pipeline, loader, _) = makePipeline(perHost: 1, slotReleaseDelay: 0.3)
-        guard case .started(let first) = pipeline.load(request("first.png"), priority: 0) else {
-            Issue.record("unexpected cache hit")
-            return
-        }
-        _ = pipeline.load(request("second.png"), priority: 1)
-        _ = pipeline.load(request("third.png"), priority: 2)
-        // When the running fetch is cancelled and reported finished
-        pipeline.cancel(first)
-        let reported = ContinuousClock.now
-        loader.complete("first.png", with: .failure(.cancelled))
-        // Then the next starts only after the delay (its socket is closed by then)
-        #expect(loader.requestedURLs == ["first.png"])
-        while loader.requestedURLs.count < 2 && ContinuousClock.now - reported < .seconds(5) { usleep(1000) }
-        #expect(loader.requestedURLs == ["first.png", "second.png"])
-        #expect(ContinuousClock.now - reported >= .milliseconds(300))
-        // When that one succeeds, the third starts without the delay (its connection stays open
-        // for reuse)
-        let succeeded = ContinuousClock.now
-        loader.complete("second.png", with: .success(png))
-        #expect(loader.requested(3) == ["first.png", "second.png", "third.png"])
-        #expect(ContinuousClock.now - succeeded < .milliseconds(300))
         #expect(pipeline.statistics.peakInFlight == 1)
     }
 

@@ -5,11 +5,15 @@ public protocol Cancellable: Sendable {
     func cancel()
 }
 
-/// Fetches the raw bytes behind a URL and validates them as a response (status, size cap).
+/// The pipeline's loading seam: fetches the raw bytes behind a URL and validates them as a
+/// response (status, size cap). The default (`ImagePipeline.Configuration.dataLoader` nil)
+/// reads http(s) with libcurl (`HTTPClient`), files and `data:` URLs in-process; a test or
+/// another client plugs in its own through `Configuration.dataLoader`.
 ///
 /// `completion` runs exactly once, on a background thread, with the bytes or a typed error
-/// (`.cancelled` after `cancel`).
-protocol DataLoading: Sendable {
+/// (`.cancelled` after `cancel`). Both methods return at once and never block on I/O.
+public protocol DataLoading: Sendable {
+    /// The body behind `url` (a 2xx body, a file's bytes, a `data:` payload).
     func loadData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable
@@ -24,7 +28,7 @@ protocol DataLoading: Sendable {
 
 extension DataLoading {
     /// Loaders without headers (files, `data:`, test mocks): the bytes, no headers, never a 304.
-    func loadResponse(
+    public func loadResponse(
         for url: URL, validators: CacheValidators?,
         completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
@@ -33,21 +37,32 @@ extension DataLoading {
 }
 
 /// Validators for a conditional GET (RFC 9110 section 13.1), taken from a stored response.
-struct CacheValidators: Sendable, Equatable {
+public struct CacheValidators: Sendable, Equatable {
     /// Sent as `If-None-Match`.
-    var etag: String?
+    public var etag: String?
     /// Sent as `If-Modified-Since` (an HTTP-date, passed back as the server wrote it).
-    var lastModified: String?
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
 }
 
 /// A successful response: a 2xx body, or a 304 to a conditional request.
-struct LoadedResponse: Sendable {
+public struct LoadedResponse: Sendable {
     /// The body; empty when `notModified`.
-    var data: Data
+    public var data: Data
     /// The server answered 304 Not Modified: the stored bytes are still good.
-    var notModified = false
+    public var notModified = false
     /// Response headers, names lower-cased (empty for files and `data:` URLs).
-    var headers: [String: String] = [:]
+    public var headers: [String: String] = [:]
+
+    public init(data: Data, notModified: Bool = false, headers: [String: String] = [:]) {
+        self.data = data
+        self.notModified = notModified
+        self.headers = headers
+    }
 }
 
 /// A cancellable that only records that it was cancelled (file and data: loads check it).
@@ -79,7 +94,7 @@ struct DataLoader: DataLoading {
     ) -> any Cancellable {
         switch url.scheme?.lowercased() {
         case "http", "https":
-            // Schemes are case-insensitive (RFC 3986 section 3.1); URLSession wants lower case.
+            // Schemes are case-insensitive (RFC 3986 section 3.1); the cache key and host key want lower case.
             return http.loadData(for: Self.lowercasingScheme(url), completion: completion)
         case "file", "data":
             let flag = CancellationFlag()

@@ -5,7 +5,7 @@ import Synchronization
 /// is live (the memory cache, the rows on screen) rather than what was ever downloaded.
 ///
 /// Why: every image body (1.4 MB for a 4000x3000 JPEG) is allocated and freed on whichever
-/// thread handles it: URLSession's delegate threads, the decode queue, the disk queue. glibc
+/// thread handles it: the network thread, the decode queue, the disk queue. glibc
 /// gives each such thread a malloc arena, and after the first large block is freed it raises its
 /// mmap threshold (up to 32 MiB), so later bodies come from those arenas, and freed ones stay
 /// there as free chunks that `free` does not return. Measured here (1,000 rows of a 4000x3000
@@ -22,9 +22,6 @@ final class HeapTrimmer: Sendable {
     private struct State {
         /// Bytes of bodies fetched since the last trim started.
         var bytesSinceTrim = 0
-        /// Bytes thrown away since the last trim started: they make an idle trim due, never a
-        /// burst trim (see `dropped(bytes:)`).
-        var droppedSinceTrim = 0
         /// A trim is scheduled or running.
         var pending = false
         /// The pipeline went idle while a trim was pending: trim again after it.
@@ -72,21 +69,11 @@ final class HeapTrimmer: Sendable {
         if due { schedule() }
     }
 
-    /// Notes `bytes` bytes thrown away as they streamed in (a refused body URLSession keeps
-    /// reading): they make the next idle trim due, never a burst trim. Trimming every
-    /// `burstBytes` of such a flood took glibc's arena locks again and again while the chunks'
-    /// threads allocated, so that those fell behind and the chunks piled up (seen here: 4 GB
-    /// and growing).
-    func dropped(bytes: Int) {
-        guard burstBytes > 0 else { return }
-        state.withLock { $0.droppedSinceTrim += bytes }
-    }
-
     /// Notes that a load ended; `idle` when the pipeline has no load queued or running.
     func loadEnded(idle: Bool) {
         guard burstBytes > 0, idle else { return }
         let due = state.withLock { state -> Bool in
-            guard state.bytesSinceTrim > 0 || state.droppedSinceTrim > 0 else { return false }
+            guard state.bytesSinceTrim > 0 else { return false }
             if state.pending {
                 state.idleAgain = true
                 return false
@@ -101,14 +88,13 @@ final class HeapTrimmer: Sendable {
         queue.asyncAfter(deadline: .now() + delay) { [self] in
             state.withLock { state in
                 state.bytesSinceTrim = 0
-                state.droppedSinceTrim = 0
                 state.idleAgain = false
             }
             _ = Self.trimFunction?(0)
             let again = state.withLock { state -> Bool in
                 state.trims += 1
                 let again =
-                    (state.idleAgain && state.bytesSinceTrim + state.droppedSinceTrim > 0)
+                    (state.idleAgain && state.bytesSinceTrim > 0)
                     || state.bytesSinceTrim >= burstBytes
                 state.pending = again
                 return again
@@ -124,7 +110,7 @@ extension ImagePipeline {
     /// before any thread starts; elsewhere than glibc it does nothing.
     ///
     /// glibc gives each thread that allocates an arena of its own (up to 8 per core), and the
-    /// pipeline's URLSession, decode and disk threads left freed image bodies (about 1.4 MB for a
+    /// pipeline's network, decode and disk threads left freed image bodies (about 1.4 MB for a
     /// 4000x3000 JPEG) spread over a dozen arenas. Measured with `scripts/bench_pipeline.py
     /// memory`, 1,500 rows over http at `--memory-cache 4M`, two runs each: with 2 arenas, peak
     /// VmRSS 63-67 MiB against 75-83, and 57-60 MiB at the end against 66-71.

@@ -1,0 +1,197 @@
+import CCurl
+import CLibcurl
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: one network thread owns the
+/// multi handle and every transfer, and sleeps in `curl_multi_poll` until a socket is ready,
+/// the next deadline comes, or a caller wakes it.
+///
+/// `submit` and `cancel` may be called from any thread and never wait for the network: each is
+/// a locked append to the thread's inbox plus `curl_multi_wakeup`. Every submitted request gets
+/// exactly one completion: a response, an `HTTPClientError`, `.cancelled` after `cancel`, or
+/// `.shutDown`. Completions run on a Dispatch global queue, never on the network thread nor on
+/// the caller's.
+///
+/// - Important: a cancelled or refused transfer is removed from the multi handle before its
+///   completion runs, and removing an unfinished transfer makes libcurl close its connection
+///   (HTTP/1.1) or reset its stream (HTTP/2): no byte of it is read or kept afterwards.
+///
+/// Redirects are followed hop by hop here, not by libcurl, so that `originHeaders` stay with
+/// their origin and only http and https are followed. Proxies come from libcurl's usual
+/// environment variables (`http_proxy`, `https_proxy`, `no_proxy`, `all_proxy`); TLS uses the
+/// system CA store, or `SSL_CERT_FILE` / `SSL_CERT_DIR` when set (OpenSSL's variables, which
+/// libcurl itself does not read).
+public final class HTTPClient: Sendable {
+    /// Settings fixed at creation.
+    public struct Configuration: Sendable {
+        /// Sent as `User-Agent` with every request.
+        public var userAgent: String = "vitrine"
+        /// A CA bundle file (PEM) to verify servers with; nil: the system store.
+        public var caFile: String?
+        /// A folder of hashed CA certificates; nil: the system default.
+        public var caPath: String?
+        /// Body bytes all transfers in flight may hold together, in bytes (default 128 MiB; 0:
+        /// no budget). Over it, every transfer but the one holding the most pauses until bytes
+        /// are freed: peak memory is this plus one `HTTPRequest.maxBodyBytes`, whatever the
+        /// servers send.
+        public var bufferedBodyBytes = 128 << 20
+
+        /// Defaults, with `caFile` and `caPath` from `SSL_CERT_FILE` and `SSL_CERT_DIR` in
+        /// `environment` when they are set and not empty.
+        public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+            caFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+            caPath = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// Counters since creation.
+    public struct Statistics: Sendable, Equatable {
+        /// Transfers handed to libcurl (redirect hops count once each).
+        public var hopsStarted = 0
+        /// New connections libcurl opened (`CURLINFO_NUM_CONNECTS` summed over hops).
+        public var connectionsOpened = 0
+        /// Requests completed, whatever the outcome.
+        public var completed = 0
+    }
+
+    let engine: Engine
+
+    public init(configuration: Configuration = Configuration()) {
+        engine = Engine(configuration: configuration)
+    }
+
+    deinit { engine.shutdown() }
+
+    /// Sends `request`; `completion` runs once, on a background thread.
+    /// - Returns: the ID `cancel` takes.
+    @discardableResult
+    public func submit(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) -> HTTPTransferID {
+        engine.submit(request, completion: completion)
+    }
+
+    /// Ends the transfer: it completes with `.cancelled` (after its connection is closed),
+    /// unless it completed already, in which case nothing happens. Never waits.
+    public func cancel(_ id: HTTPTransferID) { engine.cancel(id) }
+
+    /// Ends every transfer with `.shutDown` and stops the network thread; later submits
+    /// complete with `.shutDown` at once. Called by deinit.
+    public func shutdown() { engine.shutdown() }
+
+    /// Counters since creation.
+    public var statistics: Statistics { engine.statistics.withLock { $0 } }
+}
+
+/// The multi handle, as a value the inbox can hold. Only the network thread uses it, except
+/// `curl_multi_wakeup`, which libcurl documents as callable from any thread; the inbox lock
+/// keeps that call from racing the handle's cleanup.
+struct MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// The shared half of an `HTTPClient`: the inbox the network thread drains, and the thread.
+final class Engine: Sendable {
+    enum Phase {
+        case idle
+        case running(MultiHandle)
+        case finished
+    }
+
+    struct Submission: Sendable {
+        let id: Int
+        let request: HTTPRequest
+        let completion: @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    }
+
+    struct Inbox {
+        var phase = Phase.idle
+        var nextID = 1
+        var submissions: [Submission] = []
+        var cancels: [Int] = []
+        var shutdown = false
+    }
+
+    let configuration: HTTPClient.Configuration
+    let inbox = Mutex(Inbox())
+    let statistics = Mutex(HTTPClient.Statistics())
+
+    init(configuration: HTTPClient.Configuration) {
+        self.configuration = configuration
+    }
+
+    static func deliver(
+        _ completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void,
+        _ result: Result<HTTPResponse, HTTPClientError>
+    ) {
+        DispatchQueue.global(qos: .userInitiated).async { completion(result) }
+    }
+
+    func submit(
+        _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) -> HTTPTransferID {
+        let (id, accepted, start) = inbox.withLock { inbox -> (Int, Bool, MultiHandle?) in
+            let id = inbox.nextID
+            inbox.nextID += 1
+            var start: MultiHandle?
+            switch inbox.phase {
+            case .finished: return (id, false, nil)
+            case .idle:
+                // The thread and multi handle come with the first request: a run that reads
+                // only local files never pays for them.
+                guard Curl.start(), let multi = curl_multi_init() else { return (id, false, nil) }
+                let handle = MultiHandle(pointer: multi)
+                inbox.phase = .running(handle)
+                start = handle
+            case .running(let multi):
+                _ = curl_multi_wakeup(multi.pointer)
+            }
+            inbox.submissions.append(Submission(id: id, request: request, completion: completion))
+            return (id, true, start)
+        }
+        if !accepted { Self.deliver(completion, .failure(.shutDown)) }
+        if let start {
+            let thread = Thread { [self] in NetworkLoop(engine: self, multi: start.pointer).run() }
+            thread.name = "vitrine.http"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        return HTTPTransferID(value: id)
+    }
+
+    func cancel(_ id: HTTPTransferID) {
+        let withdrawn = inbox.withLock { inbox -> Submission? in
+            if let index = inbox.submissions.firstIndex(where: { $0.id == id.value }) {
+                return inbox.submissions.remove(at: index)
+            }
+            guard case .running(let multi) = inbox.phase else { return nil }
+            inbox.cancels.append(id.value)
+            _ = curl_multi_wakeup(multi.pointer)
+            return nil
+        }
+        if let withdrawn {
+            statistics.withLock { $0.completed += 1 }
+            Self.deliver(withdrawn.completion, .failure(.cancelled))
+        }
+    }
+
+    func shutdown() {
+        let orphans = inbox.withLock { inbox -> [Submission] in
+            inbox.shutdown = true
+            switch inbox.phase {
+            case .idle:
+                inbox.phase = .finished
+                return []
+            case .running(let multi):
+                _ = curl_multi_wakeup(multi.pointer)
+                return []
+            case .finished:
+                let left = inbox.submissions
+                inbox.submissions = []
+                return left
+            }
+        }
+        for orphan in orphans { Self.deliver(orphan.completion, .failure(.shutDown)) }
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import HTTPClient
+
+/// `HTTPClient` against the fault server on loopback: answers, limits, timeouts, redirects,
+/// headers that stay with their host, cancellation, and what a hostile server cannot make it do.
+@Suite("HTTPClient on 127.0.0.1", .serialized, .timeLimit(.minutes(1)))
+struct HTTPClientTests {
+    func get(_ client: HTTPClient, _ request: HTTPRequest, seconds: Double = 10) -> Result<HTTPResponse, HTTPClientError>? {
+        let done = Completions()
+        client.submit(request) { done.record(0, $0) }
+        return done.wait(for: 1, seconds: seconds)[0]?.first?.result
+    }
+
+    func failure(_ result: Result<HTTPResponse, HTTPClientError>?) -> HTTPClientError? {
+        if case .failure(let error)? = result { return error }
+        return nil
+    }
+
+    static func ms(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    @Test("a file comes back with its status, lower-cased headers and body; User-Agent is sent")
+    func plainGet() throws {
+        let server = try FaultServer(logHeaders: true)
+        var configuration = HTTPClient.Configuration()
+        configuration.userAgent = "vitrine/9.9"
+        let client = HTTPClient(configuration: configuration)
+
+        let result = get(client, HTTPRequest(url: server.url("a.png")))
+
+        guard case .success(let response)? = result else {
+            Issue.record("\(String(describing: result))")
+            return
+        }
+        #expect(response.status == 200)
+        #expect(response.body == FaultServer.png)
+        #expect(response.headers["etag"] != nil && response.headers["cache-control"] == "max-age=3600")
+        #expect(server.lines(containing: "HEADER GET /a.png User-Agent: vitrine/9.9").count == 1)
+    }
+
+    @Test("a 404 is an answer with its status and no body; the body is not read")
+    func errorStatus() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let result = get(client, HTTPRequest(url: server.url("status/404/x")))
+        guard case .success(let response)? = result else {
+            Issue.record("\(String(describing: result))")
+            return
+        }
+        #expect(response.status == 404)
+        #expect(response.body.isEmpty)
+    }
+
+    @Test("headers for one host stay there: a redirect to another host or port goes without them")
+    func headersStayWithTheirHost() throws {
+        // Given a server on 127.0.0.1 and another on 127.0.0.2 (and a second port on .1)
+        let first = try FaultServer(logHeaders: true)
+        let second = try FaultServer(bind: "127.0.0.2", logHeaders: true)
+        let otherPort = try FaultServer(logHeaders: true)
+        let client = HTTPClient()
+        let token = [HTTPHeader("Authorization", "Bearer s3cret"), HTTPHeader("X-Api-Key", "k1")]
+
+        // When a request with credentials for 127.0.0.1 is redirected to 127.0.0.2
+        let elsewhere = second.url("a.png")
+        let crossHost = get(
+            client,
+            HTTPRequest(url: first.url("redirect-to?url=\(elsewhere)"), originHeaders: token))
+        // and another to the same host on another port, and a third within the same origin
+        let crossPort = get(
+            client,
+            HTTPRequest(url: first.url("redirect-to?url=\(otherPort.url("a.png"))"), originHeaders: token))
+        let sameOrigin = get(client, HTTPRequest(url: first.url("redirect-same/a.png"), originHeaders: token))
+
+        // Then every image arrives; the first server saw the headers, the others never did
+        for result in [crossHost, crossPort, sameOrigin] {
+            guard case .success(let response)? = result else {
+            Issue.record("\(String(describing: result))")
+            return
+        }
+            #expect(response.status == 200 && response.body == FaultServer.png)
+        }
+        #expect(first.lines(containing: "Authorization: Bearer s3cret").count == 4)
+        #expect(first.lines(containing: "HEADER GET /a.png Authorization").count == 1)
+        for server in [second, otherPort] {
+            #expect(server.lines(containing: "GET /a.png").count >= 1)
+            #expect(server.lines(containing: "Authorization").isEmpty, "\(server.lines)")
+            #expect(server.lines(containing: "X-Api-Key").isEmpty)
+        }
+    }
+
+    @Test("redirects: at most 10 hops, http(s) only, each named")
+    func redirects() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        #expect(failure(get(client, HTTPRequest(url: server.url("redirect-loop/0")))) == .tooManyRedirects)
+        #expect(server.lines(containing: "GET /redirect-loop/").count == 11)
+        #expect(
+            failure(get(client, HTTPRequest(url: server.url("redirect-file/etc/passwd"))))
+                == .unsupportedRedirect("file:///etc/passwd"))
+        #expect(server.lines(containing: "/etc/passwd").count == 1)
+    }
+
+    @Test("failures say what happened")
+    func messages() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        // A port nobody listens on: bind one, then close it
+        let closedPort = try Self.unusedPort()
+        #expect(failure(get(client, HTTPRequest(url: "http://127.0.0.1:\(closedPort)/a.png"))) == .network("connection refused"))
+        #expect(
+            failure(get(client, HTTPRequest(url: "https://127.0.0.1:\(server.port)/a.png")))
+                == .network("the server did not answer TLS"))
+        #expect(failure(get(client, HTTPRequest(url: server.url("cut/a.png")))) == .network("connection cut mid-body"))
+        #expect(failure(get(client, HTTPRequest(url: server.url("many-headers/10000/a.png")))) == .network("too many headers"))
+        #expect(failure(get(client, HTTPRequest(url: server.url("long-header/20000/a.png")))) == .network("header too large"))
+        #expect(failure(get(client, HTTPRequest(url: "ftp://127.0.0.1/a.png"))) == .badURL("ftp://127.0.0.1/a.png"))
+    }
+
+    @Test("an IPv6 literal URL works")
+    func ipv6Literal() throws {
+        guard let server = try? FaultServer(bind: "::1") else { return }  // no ::1 here
+        let client = HTTPClient()
+        let result = get(client, HTTPRequest(url: server.url("a.png")))
+        guard case .success(let response)? = result else {
+            Issue.record("\(String(describing: result))")
+            return
+        }
+        #expect(response.body == FaultServer.png)
+    }
+
+    @Test("idle and total timeouts end a hang and a trickle on time, to the millisecond")
+    func timeouts() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let done = Completions()
+        let start = ContinuousClock.now
+        // A body that stops after 8 bytes: idle 600 ms; one byte every 100 ms: total 1,500 ms
+        client.submit(HTTPRequest(url: server.url("hang/x"), idleTimeoutMs: 600)) { done.record(0, $0) }
+        client.submit(HTTPRequest(url: server.url("trickle/10"), idleTimeoutMs: 1_000, totalTimeoutMs: 1_500)) {
+            done.record(1, $0)
+        }
+        let entries = done.wait(for: 2)
+        let hang = entries[0]?.first, trickle = entries[1]?.first
+        #expect(failure(hang?.result) == .timedOut)
+        #expect(failure(trickle?.result) == .tooSlow)
+        let hangMs = hang.map { Self.ms($0.at - start) } ?? 0
+        let trickleMs = trickle.map { Self.ms($0.at - start) } ?? 0
+        #expect(hangMs >= 600 && hangMs < 800, "hang ended after \(hangMs) ms")
+        #expect(trickleMs >= 1_500 && trickleMs < 1_700, "trickle ended after \(trickleMs) ms")
+    }
+
+    @Test("a body refused at its headers or cancelled mid-way: the server sees the close within 100 ms")
+    func refusedAndCancelledBodiesStop() throws {
+        let server = try FaultServer(logTimes: true)
+        let client = HTTPClient()
+        // Given 200 MB announced against a 1 MiB cap: refused at the headers
+        let refused = get(client, HTTPRequest(url: server.url("big/209715200"), maxBodyBytes: 1 << 20))
+        let refusedAt = monotonicNow()
+        #expect(failure(refused) == .tooLarge(limit: 1 << 20))
+        let closed = server.waitForLine(containing: "CLOSED /big/209715200")
+        let closedAt = closed.flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
+        #expect(closedAt - refusedAt < 0.1, "server saw the close \(closedAt - refusedAt) s after the refusal")
+
+        // Given an endless body being read, cancelled
+        let done = Completions()
+        let id = client.submit(HTTPRequest(url: server.url("endless/x"), maxBodyBytes: 4 << 30)) { done.record(0, $0) }
+        usleep(200_000)
+        let cancelledAt = monotonicNow()
+        client.cancel(id)
+        let entries = done.wait(for: 1)
+        #expect(failure(entries[0]?.first?.result) == .cancelled)
+        let gone = server.waitForLine(containing: "CLOSED /endless/x")
+        let goneAt = gone.flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
+        #expect(goneAt - cancelledAt < 0.1, "server saw the close \(goneAt - cancelledAt) s after cancel")
+        usleep(100_000)
+        #expect(done.snapshot[0]?.count == 1)
+    }
+
+    @Test("a gzip bomb stops at the cap of decoded bytes, and the server is not read to the end")
+    func gzipBomb() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let start = ContinuousClock.now
+        let result = get(client, HTTPRequest(url: server.url("gzip-bomb/256"), maxBodyBytes: 16 << 20))
+        #expect(failure(result) == .tooLarge(limit: 16 << 20))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        let sent = server.waitForLine(containing: "SENT /gzip-bomb/256")
+        let parts = sent?.split(separator: " ").last?.split(separator: "/").compactMap { Int($0) } ?? []
+        #expect(parts.count == 2 && parts[0] < parts[1], "\(String(describing: sent))")
+    }
+
+    @Test("six endless bodies hold at most the body budget plus one cap, and each fails as too large")
+    func bodyBudget() throws {
+        let server = try FaultServer()
+        var configuration = HTTPClient.Configuration()
+        configuration.bufferedBodyBytes = 16 << 20
+        let client = HTTPClient(configuration: configuration)
+        let done = Completions()
+        for i in 0..<6 {
+            client.submit(HTTPRequest(url: server.url("endless/\(i)"), maxBodyBytes: 24 << 20)) { done.record(i, $0) }
+        }
+        let entries = done.wait(for: 6, seconds: 30)
+        #expect(entries.count == 6)
+        for (_, list) in entries { #expect(list.count == 1 && failure(list[0].result) == .tooLarge(limit: 24 << 20)) }
+    }
+
+    @Test("no CPU while six requests wait on a slow server")
+    func idleCPU() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        for i in 0..<6 { client.submit(HTTPRequest(url: server.url("slow/5/\(i).png"))) { _ in } }
+        usleep(300_000)
+        let before = processCPUSeconds()
+        usleep(2_000_000)
+        let used = processCPUSeconds() - before
+        #expect(used < 0.05, "used \(used) s of CPU in 2 s")
+    }
+
+    @Test("a cancel storm: thousands of random submits and cancels from four threads, one completion each")
+    func cancelStorm() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let done = Completions()
+        let ids = Mutex<[Int: HTTPTransferID]>([:])
+        let paths = ["a.png", "slow/0.01/a.png", "status/404/x", "big/300000", "hang/x"]
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            var generator = SystemRandomNumberGenerator()
+            for n in 0..<750 {
+                let key = worker * 1000 + n
+                let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
+                let id = client.submit(HTTPRequest(url: server.url(path), idleTimeoutMs: 3_000)) { done.record(key, $0) }
+                ids.withLock { $0[key] = id }
+                if Bool.random(using: &generator) {
+                    let victim = ids.withLock { $0.randomElement()?.value }
+                    if let victim { client.cancel(victim) }
+                    if Int.random(in: 0..<4, using: &generator) == 0 { usleep(UInt32.random(in: 0..<500, using: &generator)) }
+                }
+            }
+        }
+        // Cancel whatever is left (the hangs), then every request has exactly one completion
+        for id in ids.withLock({ Array($0.values) }) { client.cancel(id) }
+        let entries = done.wait(for: 3000, seconds: 30)
+        #expect(entries.count == 3000)
+        #expect(entries.values.allSatisfy { $0.count == 1 })
+        usleep(200_000)
+        #expect(done.snapshot.values.allSatisfy { $0.count == 1 })
+        #expect(client.statistics.completed == 3000)
+    }
+
+    @Test("shutdown completes every transfer in flight and every later submit with .shutDown")
+    func shutdown() throws {
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let done = Completions()
+        client.submit(HTTPRequest(url: server.url("hang/x"))) { done.record(0, $0) }
+        usleep(100_000)
+        client.shutdown()
+        client.submit(HTTPRequest(url: server.url("a.png"))) { done.record(1, $0) }
+        let entries = done.wait(for: 2)
+        #expect(failure(entries[0]?.first?.result) == .shutDown)
+        #expect(failure(entries[1]?.first?.result) == .shutDown)
+    }
+
+    static func unusedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// CLOCK_MONOTONIC in seconds, the clock of the server's log (Python's time.monotonic()).
+func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// User plus system CPU time of this process, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
