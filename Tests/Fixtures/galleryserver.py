@@ -121,12 +121,23 @@ _gzip_bombs = {}
 
 
 def gzip_bomb(mib):
-    """`mib` MiB of zeros, gzip-compressed (about 1 KB per MiB), made once per size."""
+    """`mib` MiB of zeros, gzip-compressed (about 1 KB per MiB), made once per size.
+
+    Each MiB is compressed after a full flush (an empty history), so every MiB after the
+    first compresses to the same bytes: those are repeated, and the trailer (CRC-32, length)
+    is written for the whole. 2 GiB takes about a second instead of 14."""
     with LOCK:
         if mib not in _gzip_bombs:
-            z = zlib.compressobj(9, zlib.DEFLATED, 31)
             chunk = bytes(1 << 20)
-            _gzip_bombs[mib] = b"".join(z.compress(chunk) for _ in range(mib)) + z.flush()
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            first = z.compress(chunk) + z.flush(zlib.Z_FULL_FLUSH)
+            unit = z.compress(chunk) + z.flush(zlib.Z_FULL_FLUSH)
+            tail = z.flush()[:-8]
+            crc = 0
+            for _ in range(mib):
+                crc = zlib.crc32(chunk, crc)
+            _gzip_bombs[mib] = (first + unit * (mib - 1) + tail
+                                + struct.pack("<II", crc, (mib << 20) & 0xFFFFFFFF))
         return _gzip_bombs[mib]
 
 
