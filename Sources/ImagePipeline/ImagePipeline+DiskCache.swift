@@ -6,7 +6,10 @@ extension ImagePipeline {
     /// it has a fresh entry, else from the data loader (a conditional request when a stale entry
     /// has validators). `completion` runs once, on a background thread.
     ///
-    /// - A fresh entry (`storedAt + max-age` later than now) answers with no request.
+    /// - A fresh entry (`Freshness`: max-age, else 10% of the time since Last-Modified, at most
+    ///   a week) answers with no request.
+    /// - A stale entry with a validator (and no `no-cache`) answers at once too; `finish` then
+    ///   revalidates it in the background (`ImagePipeline+Revalidation.swift`).
     /// - A 304 to a conditional request answers with the stored bytes and restarts their time.
     /// - A 2xx body with image magic bytes and a readable header within the pixel cap is stored
     ///   (unless `Cache-Control: no-store`) before `completion` runs; anything else is passed
@@ -37,8 +40,16 @@ extension ImagePipeline {
                 state.withLock { $0.statistics.diskCacheHits += 1 }
                 return completion(.success(cached.data))
             }
-            if let cached, cached.metadata.isFresh(now: Date()) {
+            if let cached, Freshness.isFresh(cached.metadata, now: Date()) {
                 state.withLock { $0.statistics.diskCacheHits += 1 }
+                return completion(.success(cached.data))
+            }
+            if let cached, Freshness.mayServeStale(cached.metadata) {
+                // Stale but revalidatable: shown now, revalidated once delivered (`finish`).
+                state.withLock { state in
+                    state.statistics.diskCacheStaleHits += 1
+                    state.staleServed[request.key] = cached
+                }
                 return completion(.success(cached.data))
             }
             state.withLock { $0.statistics.fetchesStarted += 1 }
@@ -52,7 +63,7 @@ extension ImagePipeline {
     }
 
     /// Stores what is worth keeping from a response and picks the bytes to decode.
-    private func received(
+    func received(
         _ result: Result<LoadedResponse, ImagePipeline.Error>, for url: URL, cached: DiskCacheEntry?,
         disk: any DiskCaching
     ) -> Result<Data, ImagePipeline.Error> {

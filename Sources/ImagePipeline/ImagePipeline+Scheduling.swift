@@ -65,6 +65,9 @@ extension ImagePipeline {
         var statistics = Statistics()
         /// Bytes of fetched bodies handed to the decode queue and not yet decoded (or dropped).
         var decodeBacklogBytes = 0
+        /// Stale disk-cache entries a load is being answered with, by request key, to be
+        /// revalidated in the background once the load is delivered.
+        var staleServed: [ImageRequest.Key: DiskCacheEntry] = [:]
         /// `Configuration.decodeBacklogBytes`: no fetch starts while the backlog is at least
         /// this (0: no limit).
         let decodeBacklogLimit: Int
@@ -312,9 +315,16 @@ extension ImagePipeline {
     /// meanwhile (while an earlier subscriber's handler ran) is skipped; `cancel` waits for a
     /// completion handler that has been claimed and is running. See `cancel(_:deliver:)`.
     private func finish(key: ImageRequest.Key, generation: Int, result: Result<DecodedImage, ImagePipeline.Error>) {
-        let ids = state.withLock { state -> [Int] in
-            guard let task = state.tasks[key], task.generation == generation else { return [] }
+        let (ids, revalidation) = state.withLock { state -> ([Int], (ImageRequest, DiskCacheEntry, [Int])?) in
+            guard let task = state.tasks[key], task.generation == generation else { return ([], nil) }
             state.tasks[key] = nil
+            // Answered from a stale entry: revalidate it, and tell the notified tickets again if
+            // the image changed.
+            var revalidation: (ImageRequest, DiskCacheEntry, [Int])?
+            if let stale = state.staleServed.removeValue(forKey: key), case .success = result {
+                let notified = task.subscribers.filter { if case .notification = $0.value.delivery { true } else { false } }
+                revalidation = (task.request, stale, notified.keys.sorted())
+            }
             for (id, subscriber) in task.subscribers {
                 state.ticketKeys[id] = nil
                 state.deliveries[id] = PendingDelivery(delivery: subscriber.delivery)
@@ -322,7 +332,7 @@ extension ImagePipeline {
             if case .success(let image) = result {
                 state.cache.insert(image, for: key, cost: image.bitmap.byteCount)
             }
-            return task.subscribers.keys.sorted()
+            return (task.subscribers.keys.sorted(), revalidation)
         }
         let url = URL(string: key.url)
         let me = pthread_self()
@@ -341,6 +351,7 @@ extension ImagePipeline {
                     NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result,
                 ]
                 if let url { info[NotificationKey.url] = url }
+                if revalidation != nil { info[NotificationKey.revalidating] = true }
                 configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
             }
             // Under the condition's lock, so a `cancel` waiting on it cannot miss the wake-up.
@@ -350,6 +361,7 @@ extension ImagePipeline {
             deliveryDone.unlock()
         }
         heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty })
+        if let (request, stale, tickets) = revalidation { revalidate(request, stale: stale, tickets: tickets) }
     }
 
     /// Starts whatever may start now (a retry's pause ended).

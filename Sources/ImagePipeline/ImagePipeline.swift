@@ -115,6 +115,12 @@ public final class ImagePipeline: Sendable {
         public static let ticket = "ticket"
         public static let url = "url"
         public static let result = "result"
+        /// `true` when the image came from a stale disk-cache entry that is being revalidated:
+        /// a second `didFinishLoading` for the same ticket, with `replacement`, may follow.
+        public static let revalidating = "revalidating"
+        /// `true` on that second notification: the server had a newer image, which replaces
+        /// the one delivered before (only ever a success).
+        public static let replacement = "replacement"
     }
 
     /// Counters since creation, for the status line and tests.
@@ -125,6 +131,10 @@ public final class ImagePipeline: Sendable {
         public var diskCacheHits = 0
         /// Stale disk-cache entries the server confirmed with a 304 (their bytes were used).
         public var diskCacheRevalidations = 0
+        /// Loads answered at once by a stale entry while it is revalidated in the background.
+        public var diskCacheStaleHits = 0
+        /// Background revalidations whose server had a changed image, which replaced the stale one.
+        public var staleImagesReplaced = 0
         /// Fetches cancelled before they finished.
         public var fetchesCancelled = 0
         /// Loads running now.

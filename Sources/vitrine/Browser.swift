@@ -126,7 +126,7 @@ final class Browser {
                 if case .page(let outcome) = event { applyPage(outcome) }
                 continue
             }
-            if let row = rows.apply(delivery.ticket, delivery.result) {
+            if let row = rows.apply(delivery) {
                 thumbnails[row] = nil
                 dirtyRows.insert(row)
             } else if var view = fullView, view.ticket == delivery.ticket {

@@ -6,6 +6,10 @@ import TerminalUI
 struct Delivery: Sendable {
     var ticket: ImagePipeline.Ticket
     var result: Result<DecodedImage, ImagePipeline.Error>
+    /// From a stale disk-cache entry being revalidated: a `replacement` may follow.
+    var revalidating = false
+    /// A newer image for a ticket delivered before with `revalidating`.
+    var replacement = false
 
     /// The ticket and result that an `ImagePipeline.didFinishLoading` notification carries.
     static func from(_ note: Notification) -> Delivery? {
@@ -13,7 +17,10 @@ struct Delivery: Sendable {
             let ticket = info[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket,
             let result = info[ImagePipeline.NotificationKey.result] as? Result<DecodedImage, ImagePipeline.Error>
         else { return nil }
-        return Delivery(ticket: ticket, result: result)
+        return Delivery(
+            ticket: ticket, result: result,
+            revalidating: info[ImagePipeline.NotificationKey.revalidating] as? Bool ?? false,
+            replacement: info[ImagePipeline.NotificationKey.replacement] as? Bool ?? false)
     }
 }
 

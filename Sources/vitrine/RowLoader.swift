@@ -47,6 +47,9 @@ final class RowLoader {
     private var loadedCount = 0
     private var failedCount = 0
     private var ticketRows: [ImagePipeline.Ticket: Int] = [:]
+    /// Rows drawn from a stale disk-cache entry being revalidated, by ticket: a newer image
+    /// may still come for them (`Delivery.replacement`).
+    private var replaceableRows: [ImagePipeline.Ticket: Int] = [:]
     /// Rows holding a bitmap (`.loaded`), to let go of those that go far away.
     private var loadedRows = Set<Int>()
     /// Row i's item: its thumbnail URL is kept as a string until the row is requested (a `URL`
@@ -159,6 +162,22 @@ final class RowLoader {
             ticketRows[ticket] = nil
         }
         start(row, pixelBox: pixelBox, reload: true)
+    }
+
+    /// Applies one delivery: a finished load, or a newer image for a row drawn from a stale
+    /// disk-cache entry (applied only while that row still shows the image it replaces).
+    /// Returns the row it changed, or nil when the answer is stale.
+    func apply(_ delivery: Delivery) -> Int? {
+        guard delivery.replacement else {
+            let row = apply(delivery.ticket, delivery.result)
+            if let row, delivery.revalidating, case .success = delivery.result { replaceableRows[delivery.ticket] = row }
+            return row
+        }
+        guard let row = replaceableRows.removeValue(forKey: delivery.ticket), case .loaded = phases[row],
+            case .success(let image) = delivery.result
+        else { return nil }
+        set(row, .loaded(image))
+        return row
     }
 
     /// Applies one finished load. Returns the row it changed, or nil when the answer is stale.

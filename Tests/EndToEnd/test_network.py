@@ -2,6 +2,7 @@
 redirects, and refused, endless or inflating bodies cannot grow the browser's memory."""
 
 import json
+import os
 import re
 import subprocess
 import time
@@ -98,6 +99,52 @@ class NetworkTests(E2ETestCase):
         self.assertLess(done, total)
         peak = vm_hwm_kib(term.vitrine_pids()[0])
         self.assertLess(peak, 200 * 1024, "VmHWM %d MiB" % (peak // 1024))
+
+
+class RevisitTests(E2ETestCase):
+    """A second visit costs no round trips: a server that sends Last-Modified and no max-age
+    (Python's http.server, nginx, most static hosts) and answers images after 1.5 s."""
+
+    def revisit(self, age_seconds):
+        root = self.tmp / "root"
+        root.mkdir()
+        link_demo(root, "flags/fr.png")
+        png = (root / "flags" / "fr.png").resolve().read_bytes()
+        for i in range(8):
+            path = root / ("p%d.png" % i)
+            path.write_bytes(png)
+            stamp = time.time() - age_seconds
+            os.utime(path, (stamp, stamp))
+        (root / "g.json").write_text(json.dumps([{"title": "Flag %d" % i, "url": "/p%d.png" % i} for i in range(8)]))
+        server = GalleryServer(root, self.tmp / "server.log", delay=1.5, extra_args=["--cache-control", "", "--log-headers"])
+        self.addCleanup(server.stop)
+        first = self.launch([server.url("g.json")], 100, 40)
+        self.wait_started(first)
+        first.wait_for(lambda lines: "loaded 8 " in lines[-1], 20, "eight loaded rows")
+        first.keys("q")
+        wait_until(lambda: "EXITED=" in "\n".join(first.capture()), 5)
+        before = len(server.requests())
+        time.sleep(2.5)  # the stale case: the heuristic lifetime (about 1.2 s) runs out
+        start = time.monotonic()
+        second = self.launch([server.url("g.json")], 100, 40)
+        second.wait_for(lambda lines: "loaded 8 " in lines[-1], 20, "eight loaded rows")
+        drawn = time.monotonic() - start
+        return drawn, lambda: [l for l in server.requests()[before:] if not l.startswith("HEADER ")
+                               and "/p" in l]
+
+    def test_a_fresh_by_heuristic_image_is_drawn_from_disk_with_no_request(self):
+        # Last modified a day ago: fresh for 2.4 hours
+        drawn, later = self.revisit(86400)
+        self.assertLess(drawn, 1.5, "the second visit took %.2f s" % drawn)
+        time.sleep(0.5)
+        self.assertEqual(later(), [])
+
+    def test_a_stale_image_is_drawn_at_once_and_revalidated_behind(self):
+        # Last modified 10 s before the first visit: fresh for 1 s, stale on the second visit
+        drawn, later = self.revisit(10)
+        self.assertLess(drawn, 1.5, "the second visit took %.2f s" % drawn)
+        # and every image was revalidated with a conditional request
+        self.assertTrue(wait_until(lambda: len([l for l in later() if l.startswith("GET /p")]) >= 8, 5), later())
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ thread has not noticed yet), T as for --log-times. GET and HEAD only.
 
 Routes (PATH is relative to --root; KEY is any word naming a counter):
   /PATH                          the file, with ETag, Last-Modified and
-                                 Cache-Control: max-age=3600; 304 on a matching
+                                 Cache-Control: max-age=3600 (--cache-control); 304 on a matching
                                  If-None-Match / If-Modified-Since
   /img/I/PATH                    the file at PATH (a distinct URL per item I)
   /gallery/N.json?img=PATH       JSON array of N items (I = 0..N-1)
@@ -382,8 +382,9 @@ class Handler(BaseHTTPRequestHandler):
         st = os.stat(full)
         etag = '"%x-%x"' % (st.st_mtime_ns, st.st_size)
         mtime = int(st.st_mtime)
-        headers = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True),
-                   "Cache-Control": "max-age=3600"}
+        headers = {"ETag": etag, "Last-Modified": email.utils.formatdate(mtime, usegmt=True)}
+        if self.server.cfg.cache_control:
+            headers["Cache-Control"] = self.server.cfg.cache_control
         inm = self.headers.get("If-None-Match")
         ims = self.headers.get("If-Modified-Since")
         if inm is not None:
@@ -503,6 +504,8 @@ def main():
                     help="with --log: add a monotonic time, log END/GONE per answer")
     ap.add_argument("--log-connections", action="store_true",
                     help="with --log: log 'CONN N T' per accepted connection (N open at that moment)")
+    ap.add_argument("--cache-control", default="max-age=3600",
+                    help="Cache-Control of served files ('' for none, as static hosts send)")
     ap.add_argument("--log-headers", action="store_true",
                     help="with --log: log 'HEADER METHOD PATH NAME: VALUE' per request header")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="exit after this long (default 600)")

@@ -109,26 +109,59 @@ struct DiskCachePipelineTests {
         #expect(pipeline.statistics.diskCacheHits == 0)
     }
 
-    @Test("a stale entry with an ETag is revalidated; 304 uses the stored bytes and restarts its time")
+    @Test("a stale entry with an ETag is shown at once, then revalidated; a 304 restarts its time")
     func revalidation() async throws {
         // Given an orange entry stored two hours ago with max-age=3600
         let dir = try temporaryDirectory()
         seed(dir, orange, headers: fresh.merging(["last-modified": "Mon, 01 Jan 2024 00:00:00 GMT"]) { $1 }, age: 7200)
         let (pipeline, loader) = makePipeline(dir)
-        // When it is loaded, the request is conditional
+        // When it is loaded, the stored image comes at once, and a conditional request follows
         let load = await start(pipeline, loader, asks: 1)
+        #expect(firstPixel(await load.value) == [200, 100, 50, 255])
+        #expect(pipeline.statistics.diskCacheStaleHits == 1)
         #expect(
             loader.requests.first?.validators
                 == CacheValidators(etag: "\"v1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"))
-        // And a 304 shows the stored image
+        // And a 304 restarts the stored entry's time
         let before = Date().timeIntervalSince1970
         loader.respond(at: 0, with: LoadedResponse(data: Data(), notModified: true, headers: [:]))
-        #expect(firstPixel(await load.value) == [200, 100, 50, 255])
-        #expect(pipeline.statistics.diskCacheRevalidations == 1)
+        #expect(await eventually { pipeline.statistics.diskCacheRevalidations == 1 })
         let stored = DiskCache(directory: dir).entry(for: url)
         #expect(stored?.data == orange)
         #expect((stored?.metadata.storedAt ?? 0) >= before)
         #expect(stored?.metadata.isFresh(now: Date()) == true)
+    }
+
+    @Test("stale while revalidate: a changed image replaces the stale one for notified rows, once")
+    func staleReplaced() async throws {
+        // Given an orange entry gone stale, and a row that asks for it by notification
+        let dir = try temporaryDirectory()
+        seed(dir, orange, headers: ["cache-control": "max-age=60", "etag": "\"v1\""], age: 120)
+        let loader = ManualLoader()
+        let recorder = NotificationRecorder()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.diskCacheDirectory = dir
+        configuration.notificationCenter = recorder.center
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)
+        guard case .started(let ticket) = pipeline.load(request, priority: 0) else {
+            Issue.record("unexpected cache hit")
+            return
+        }
+        // When the stale image arrives at once, flagged as revalidating
+        #expect(await eventually { recorder.notes.count == 1 })
+        #expect(recorder.notes.first?.revalidating == true)
+        #expect(await eventually { loader.requests.count == 1 })
+        // And the server has a blue one
+        loader.respond(at: 0, with: LoadedResponse(data: blue, headers: ["cache-control": "max-age=60", "etag": "\"v2\""]))
+        // Then the same ticket is told again, with the blue image, as a replacement
+        #expect(await eventually { recorder.notes.count == 2 })
+        let second = recorder.notes.last
+        #expect(second?.ticket == ticket && second?.replacement == true)
+        #expect(second.flatMap { firstPixel($0.result) } == [0, 0, 250, 255])
+        #expect(pipeline.cachedImage(for: request).map { Array($0.bitmap.pixels.prefix(4)) } == [0, 0, 250, 255])
+        #expect(DiskCache(directory: dir).entry(for: url)?.data == blue)
+        #expect(pipeline.statistics.staleImagesReplaced == 1)
     }
 
     @Test("a stale entry without validators is fetched again, unconditionally")

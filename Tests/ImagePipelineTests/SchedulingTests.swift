@@ -74,8 +74,16 @@ final class ManualLoader: DataLoading {
 /// Collects `didFinishLoading` notifications from a private center.
 final class NotificationRecorder: Sendable {
     let center = NotificationCenter()
+    /// One notification's contents.
+    struct Note: Sendable {
+        let ticket: ImagePipeline.Ticket
+        let result: Result<DecodedImage, ImagePipeline.Error>
+        let revalidating: Bool
+        let replacement: Bool
+    }
     final class Received: Sendable {
         let list = Mutex<[ImagePipeline.Ticket]>([])
+        let notes = Mutex<[Note]>([])
     }
     let received = Received()
     nonisolated(unsafe) var token: (any NSObjectProtocol)?
@@ -85,9 +93,24 @@ final class NotificationRecorder: Sendable {
         token = center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { note in
             if let ticket = note.userInfo?[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket {
                 received.list.withLock { $0.append(ticket) }
+                if let result = note.userInfo?[ImagePipeline.NotificationKey.result]
+                    as? Result<DecodedImage, ImagePipeline.Error>
+                {
+                    let info = note.userInfo
+                    received.notes.withLock {
+                        $0.append(
+                            Note(
+                                ticket: ticket, result: result,
+                                revalidating: info?[ImagePipeline.NotificationKey.revalidating] as? Bool ?? false,
+                                replacement: info?[ImagePipeline.NotificationKey.replacement] as? Bool ?? false))
+                    }
+                }
             }
         }
     }
+
+    /// Every notification so far, in arrival order.
+    var notes: [Note] { received.notes.withLock { $0 } }
 
     func wait(for count: Int, seconds: Double = 5) -> [ImagePipeline.Ticket] {
         let deadline = Date().addingTimeInterval(seconds)

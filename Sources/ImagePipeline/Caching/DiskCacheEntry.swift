@@ -2,10 +2,8 @@ import Foundation
 
 /// What the disk cache keeps beside a response's bytes, for freshness now and revalidation later.
 ///
-/// Freshness follows RFC 9111 section 4.2 in its simplest form: an entry is fresh while
-/// `storedAt + maxAge` is later than now. There is no heuristic freshness: without a
-/// `Cache-Control: max-age` an entry is stale at once and is revalidated (if it has a
-/// validator) or fetched again.
+/// Freshness (RFC 9111 section 4.2, with the heuristic of 4.2.2 for responses that have a
+/// `Last-Modified` but no `max-age`) is decided by `Freshness`, in `Freshness.swift`.
 struct DiskCacheMetadata: Codable, Sendable, Equatable {
     /// The normalised URL (`DiskCache.normalisedKey`), checked on read against hash collisions
     /// and stale renames.
