@@ -58,10 +58,15 @@ enum Curl {
         case CURLE_COULDNT_RESOLVE_HOST: return .network("host not found")
         case CURLE_COULDNT_RESOLVE_PROXY: return .network("proxy not found")
         case CURLE_PEER_FAILED_VERIFICATION:
-            // OpenSSL's X509 verify result; libcurl checks the host name itself, after OpenSSL
-            // accepted the chain, so a name mismatch leaves it at X509_V_OK (0).
+            // libcurl checks the host name itself once OpenSSL accepted the chain, and then
+            // leaves no code of its own (CURLINFO_SSL_VERIFYRESULT reads 1 here): its message
+            // says "no alternative certificate subject name matches target host name".
+            // Otherwise OpenSSL's X509 verify result: 62 hostname / 64 IP address mismatch,
+            // 9/10 not yet valid / expired.
+            let lowered = detail.lowercased()
+            if lowered.contains("subject name") || lowered.contains("target host") { return .network("certificate is for another host") }
             switch info(easy, CURLINFO_SSL_VERIFYRESULT) {
-            case 0, 62: return .network("certificate is for another host")
+            case 62, 64: return .network("certificate is for another host")
             case 9, 10: return .network("certificate expired or not yet valid")
             default: return .network("certificate not trusted")
             }

@@ -266,12 +266,12 @@ class E2ETestCase(unittest.TestCase):
         self.addCleanup(server.stop)
         return server
 
-    def launch(self, args, width=100, height=30, truecolor=True, before="BEFORE-VITRINE-MARKER"):
+    def launch(self, args, width=100, height=30, truecolor=True, before="BEFORE-VITRINE-MARKER", env_extra=None):
         """Runs vitrine ARGS in a fresh tmux; returns the Terminal. The shell prints
-        `before` first and `EXITED=<status>` after vitrine ends."""
+        `before` first and `EXITED=<status>` after vitrine ends. `env_extra` adds variables."""
         env = {"TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                "XDG_CACHE_HOME": str(self.cache), "XDG_CONFIG_HOME": str(self.tmp / "config"),
-               "HOME": str(self.tmp)}
+               "HOME": str(self.tmp), **(env_extra or {})}
         if truecolor:
             env["COLORTERM"] = "truecolor"
         assigns = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in env.items())
