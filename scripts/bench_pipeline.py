@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The browser-level image pipeline benchmarks (docs/PERFORMANCE.md, "Image pipeline").
 
-    bench_pipeline.py latency BINARY [--presses N] [--delay S]
+    bench_pipeline.py latency BINARY [--presses N] [--delay S] [--refused]
     bench_pipeline.py memory BINARY JPEG --limit SIZE [--row-height N] [--size WxH] [--rows N]
                       [--file-urls | --data-urls] [--env NAME=VALUE ...] [--trace FILE]
 
@@ -14,7 +14,9 @@ with `tmux send-keys` (j, PgDn down to row ~300, then k, PgUp back up) at random
 pauses, and the time from just before send-keys to the first `capture-pane` showing the new
 "N/500" on the status line is the key-to-frame latency. That includes starting two tmux clients
 per sample, so it is an upper bound; the same loop against a shell `read`/`printf` counter in
-the same kind of tmux is the baseline. Requests in flight come from the server's --log-times
+the same kind of tmux is the baseline. With --refused, one more run: 500 rows whose 200 MB
+bodies (galleryserver.py /big/209715200, no delay) are refused at their headers by the 64 MiB
+cap, so they would stream only if the client failed to stop them. Requests in flight come from the server's --log-times
 log: +1 when a request arrives, -1 when its answer is written or the client hung up (GONE).
 
 memory: /gallery/N.json?img=<JPEG> (N = --rows, default 10,000): N rows, each a distinct URL of
@@ -176,6 +178,17 @@ def latency(args):
         server.stop()
         server = None
 
+        if args.refused:
+            server = Server(DEMO, tmp / "refused.log")
+            refused = tmp / "refused.json"
+            refused.write_text(json.dumps([{"title": "Item %d" % i, "url": server.base + "/big/209715200?row=%d" % i}
+                                           for i in range(500)]))
+            report("vitrine, 500 rows of refused 200 MB bodies over http",
+                   *scroll_session("XDG_CACHE_HOME=%s exec %s --no-disk-cache '%s'" % (tmp / "cache", args.binary, refused),
+                                   keys, 0.5))
+            server.stop()
+            server = None
+
         # Control: the same rows with the same picture as 500 distinct data: URLs (no network).
         png = base64.b64encode((DEMO / "flags" / "fr.png").read_bytes()).decode()
         local = tmp / "local.json"
@@ -324,6 +337,7 @@ def main():
     lat.add_argument("--presses", type=int, default=240)
     lat.add_argument("--delay", type=float, default=2.0)
     lat.add_argument("--keep-log", help="copy the server's request log here")
+    lat.add_argument("--refused", action="store_true", help="also 500 rows of refused 200 MB bodies")
     mem = sub.add_parser("memory")
     mem.add_argument("binary")
     mem.add_argument("jpeg")

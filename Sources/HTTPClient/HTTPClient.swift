@@ -31,6 +31,11 @@ public final class HTTPClient: Sendable {
         public var caFile: String?
         /// A folder of hashed CA certificates; nil: the system default.
         public var caPath: String?
+        /// Most connections open to one host at once (CURLMOPT_MAX_HOST_CONNECTIONS; 0: no
+        /// limit, the default). A backstop only: requests over it wait inside libcurl, first
+        /// come first served, with their timeouts running, so callers that care about order
+        /// and timeouts keep their own per-host queue (as `ImagePipeline` does).
+        public var maxConnectionsPerHost = 0
         /// Body bytes all transfers in flight may hold together, in bytes (default 128 MiB; 0:
         /// no budget). Over it, every transfer but the one holding the most pauses until bytes
         /// are freed: peak memory is this plus one `HTTPRequest.maxBodyBytes`, whatever the

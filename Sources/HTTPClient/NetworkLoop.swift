@@ -28,6 +28,9 @@ final class NetworkLoop {
     }
 
     func run() {
+        if engine.configuration.maxConnectionsPerHost > 0 {
+            _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, engine.configuration.maxConnectionsPerHost)
+        }
         while true {
             let (submissions, cancels, shutdown) = engine.inbox.withLock { inbox in
                 defer {

@@ -178,7 +178,8 @@ public final class ImagePipeline: Sendable {
         let http = HTTPDataLoader(
             maxResponseBytes: configuration.maxResponseBytes, idleTimeout: configuration.idleTimeout,
             totalTimeout: configuration.totalTimeout, headers: configuration.headers,
-            userAgent: configuration.userAgent)
+            userAgent: configuration.userAgent,
+            maxConnectionsPerHost: max(6, configuration.maxConcurrentLoadsPerHost))
         self.init(
             configuration: configuration,
             dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http)

@@ -6,6 +6,8 @@
 //   swift run -c release vitrine-bench thumbnails [--rounds N] [--box WxH] FILE...
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
 //                                                           (PipelineBench.swift)
+//   swift run -c release vitrine-bench fetch-thumbnails URL-WITH-{i} [--count N]
+//                                                           (NetworkBench.swift)
 import Foundation
 import ImagePipeline
 
@@ -17,6 +19,7 @@ switch arguments.first {
 case "cache-hit": cacheHitBench(Array(arguments.dropFirst()))
 case "thumbnails": thumbnailsBench(Array(arguments.dropFirst()))
 case "calls": callsBench(Array(arguments.dropFirst()))
+case "fetch-thumbnails": fetchThumbnailsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "

@@ -66,6 +66,7 @@ http {
         ssl_certificate %(cert)s;
         ssl_certificate_key %(key)s;
         root %(root)s;
+        location ~ ^/img/[0-9]+/(.*)$ { try_files /$1 =404; }
     }
     server {
         listen 127.0.0.1:%(untrusted)d ssl http2;

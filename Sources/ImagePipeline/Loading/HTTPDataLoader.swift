@@ -22,9 +22,11 @@ final class HTTPDataLoader: Sendable {
     ///   - totalTimeout: seconds for the whole transfer before `.tooSlow` (not retried).
     ///   - headers: extra request headers per host name (lower-cased), for galleries behind a token.
     ///   - userAgent: the `User-Agent` sent.
+    ///   - maxConnectionsPerHost: libcurl's own per-host connection cap, a backstop behind the
+    ///     pipeline's queue for requests that bypass it (galleries, background revalidations).
     init(
         maxResponseBytes: Int, idleTimeout: TimeInterval, totalTimeout: TimeInterval,
-        headers: [String: [String: String]] = [:], userAgent: String = "vitrine"
+        headers: [String: [String: String]] = [:], userAgent: String = "vitrine", maxConnectionsPerHost: Int = 6
     ) {
         self.maxResponseBytes = maxResponseBytes
         // Finite and at least a millisecond.
@@ -33,6 +35,7 @@ final class HTTPDataLoader: Sendable {
         self.headers = headers
         var configuration = HTTPClient.Configuration()
         configuration.userAgent = userAgent
+        configuration.maxConnectionsPerHost = maxConnectionsPerHost
         self.client = HTTPClient(configuration: configuration)
     }
 
