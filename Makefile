@@ -5,9 +5,9 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Build: ncursesw and libvips headers; run: the direct-colour terminfo entries (xterm-direct,
-# tmux-direct). Tests: tmux and Python for the end-to-end suite, real photos and flags.
-BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev
+# Build: ncursesw and libvips headers, libjpeg-turbo, libspng and LittleCMS (the JPEG/PNG hot
+# path); run: the direct-colour terminfo entries (xterm-direct, tmux-direct). Tests: tmux and Python for the end-to-end suite, real photos and flags.
+BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev
 TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png
 
 .PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean

@@ -33,11 +33,17 @@ let package = Package(
             name: "CVips",
             dependencies: ["CLibvips"]
         ),
+        // The hot path's decoders (issue 14): libjpeg-turbo, libspng and LittleCMS headers and
+        // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
+        .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CVips", "HalfBlock"],
+            dependencies: ["CVips", "CImageCodecs", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
         .target(
