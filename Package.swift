@@ -22,10 +22,11 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // libvips headers and link flags.
+        // libvips headers (types and macros only: CVips opens libvips with dlopen at first use)
+        // and GLib/GObject's include and link flags.
         .systemLibrary(
             name: "CLibvips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // A thin C shim over libvips's variadic API (Swift cannot call variadic C functions).

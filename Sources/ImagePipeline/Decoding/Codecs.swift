@@ -75,7 +75,8 @@ enum Codecs {
 }
 
 /// Which decoder reads which bytes: JPEG and PNG (up to ``Codecs/wholeMaxPixels``) through
-/// ``Codecs``; the rest (GIF, WebP, TIFF, larger PNGs) through ``Vips``.
+/// ``Codecs``; GIF, WebP, TIFF, HEIF/AVIF and larger PNGs through ``Vips``; BMP nowhere (its
+/// only libvips loader is ImageMagick's, which is not trusted with network bytes).
 enum ImageDecoder {
     /// Whether `format` at `width` x `height` pixels is decoded by ``Codecs``.
     static func usesCodecs(_ format: ImageFormat, width: Int, height: Int) -> Bool {
@@ -92,15 +93,18 @@ enum ImageDecoder {
     ///   known signature.
     static func probe(_ data: Data) throws(ImagePipeline.Error) -> (width: Int, height: Int) {
         guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
+        if !format.isDecoded { throw .unsupportedFormat(format.name) }
         if format == .jpeg || format == .png { return try Codecs.probe(data, format: format) }
         return try Vips.probe(data)
     }
 
     /// Decodes `data` to fit `maxWidth` x `maxHeight` pixels (see ``Codecs/thumbnail`` and
     /// ``Vips/thumbnail(_:maxWidth:maxHeight:maxPixels:)``).
-    /// - Throws: `.notAnImage`, `.tooManyPixels`, `.corrupt`.
+    /// - Throws: `.notAnImage`, `.unsupportedFormat` (BMP, or a loader outside libvips's
+    ///   allow-list), `.decoderMissing` (libvips not available), `.tooManyPixels`, `.corrupt`.
     static func thumbnail(_ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int) throws(ImagePipeline.Error) -> DecodedImage {
         guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
+        if !format.isDecoded { throw .unsupportedFormat(format.name) }
         if format == .jpeg {
             return try Codecs.thumbnail(data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
         }
