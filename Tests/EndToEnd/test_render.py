@@ -200,6 +200,16 @@ class RenderFixtureTests(E2ETestCase):
             # colour (a straight-alpha average would give a pink, darker grey)
             pixels = self.render_ok(half, "--size", "64x32", "--background", "0,0,0")
             self.assertEqual({c for row in pixels for c in row}, {(188, 188, 188)})
+            # And on a terminal known to be white (default:R,G,B), the same half-transparent
+            # white is composited onto white in linear light: white, never SGR 49
+            pixels = self.render_ok(half, "--size", "64x32", "--background", "default:255,255,255")
+            self.assertEqual({c for row in pixels for c in row}, {WHITE})
+
+    def test_known_terminal_background_leaves_full_transparency_to_the_terminal(self):
+        # palette-trns.png: left half opaque red, right half fully transparent
+        pixels = self.render_ok("palette-trns.png", "--size", "8x8", "--background", "default:40,40,40")
+        self.assertEqual(pixels[0][0], RED)
+        self.assertIsNone(pixels[0][-1])            # SGR 49, not (40, 40, 40)
 
     def test_no_colour_mode_has_no_escapes(self):
         status, out, err, _ = run_render(FIXTURES / "orientation-1.jpg", "--size", "16x16", "--colors", "none")
