@@ -268,6 +268,12 @@ class LibvipsOnDemandTests(E2ETestCase):
         self.assertTrue(any("libvips.so" in l for l in libs), sorted(libs))
         self.assertFalse(any("Magick" in l or "vips-magick" in l for l in libs), sorted(libs))
 
+    def test_avif_loads_only_the_heif_module(self):
+        libs = self.loaded_libraries("red-32x16.avif")
+        self.assertTrue(any("vips-heif" in l for l in libs), sorted(libs))
+        self.assertFalse(any(m in l for l in libs for m in ("vips-magick", "vips-poppler", "vips-openslide", "vips-jxl")),
+                         sorted(libs))
+
     def test_missing_libvips_fails_only_what_needs_it(self):
         env = {"VITRINE_LIBVIPS": "/nonexistent/libvips.so.42"}
         status, out, err, _ = run_render(FIXTURES / "animated.gif", "--size", "8x8", env=env)

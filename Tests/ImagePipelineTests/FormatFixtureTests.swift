@@ -175,6 +175,15 @@ struct FormatFixtureTests {
         #expect(error == .tooManyPixels(width: 12_000, height: 12_000, limit: 100_000_000))
     }
 
+    @Test("an AVIF decodes through libvips's libheif module, loaded on first need")
+    func avif() async throws {
+        // Given a 32x16 red AVIF (made with `vips copy red.png red-32x16.avif[Q=90]`)
+        let (image, grid) = try await render("red-32x16.avif")
+        // Then it is 32x16 and every corner is red
+        #expect(image.sourceWidth == 32 && image.sourceHeight == 16)
+        #expect(corners(grid) == ["red", "red", "red", "red"])
+    }
+
     @Test("a BMP is an unsupported format: its only libvips loader is ImageMagick, outside the allow-list")
     func bmpIsUnsupported() async throws {
         // Given quad as a BMP, and `BM` followed by an SVG document (which libvips would hand to librsvg)
