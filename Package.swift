@@ -22,10 +22,11 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // libvips headers and link flags.
+        // libvips headers (types and macros only: CVips opens libvips with dlopen at first use)
+        // and GLib/GObject's include and link flags.
         .systemLibrary(
             name: "CLibvips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // A thin C shim over libvips's variadic API (Swift cannot call variadic C functions).
@@ -46,11 +47,17 @@ let package = Package(
         ),
         // HTTP on libcurl's multi interface: one network thread, submit/cancel from any thread.
         .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl"], swiftSettings: swiftSettings),
+        // The hot path's decoders (issue 14): libjpeg-turbo, libspng and LittleCMS headers and
+        // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
+        .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CVips", "HalfBlock", "HTTPClient"],
+            dependencies: ["CVips", "CImageCodecs", "HalfBlock", "HTTPClient"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -74,7 +81,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
-        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline"], path: "Sources/vitrine-bench"),
+        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs"], path: "Sources/vitrine-bench"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),

@@ -23,7 +23,12 @@ import time
 PEERS = ["chafa", "timg", "catimg"]
 
 
-def command(tool, vitrine, tools, image, cols, rows, mode):
+def command(tool, vitrine, tools, image, cols, rows, mode, limits=None):
+    if tool == "jpeg1/8":
+        return [limits["jpeg1/8"], image]
+    if tool == "vipsthumbnail":
+        # Vitrine's own decode box for the render (4 pixels per half-block pixel).
+        return [limits["vipsthumbnail"], "-s", "%dx%d" % (cols * 4, rows * 8), "-o", limits["out"] + "/%s.v", image]
     if tool == "vitrine":
         return ["bash", "-c", 'exec "$@"', "-", vitrine, "render", image, "--size", "%dx%d" % (cols, rows), "--colors", mode]
     return ["bash", os.path.join(tools, "peers.sh"), tool, mode, image, str(cols), str(rows)]
@@ -49,30 +54,52 @@ def main():
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--size", default="80x40")
     ap.add_argument("--mode", default="truecolor")
+    ap.add_argument("--jpeg-limit", help="jpeg_scale8 binary (scripts/jpeg_scale8.c): libjpeg-turbo at 1/8, JPEGs only")
+    ap.add_argument("--vipsthumbnail", help="vipsthumbnail binary, run at Vitrine's decode box")
     ap.add_argument("images", nargs="+", help="NAME=PATH")
     args = ap.parse_args()
     cols, rows = (int(v) for v in args.size.split("x"))
     tools = ["vitrine"] + PEERS
+    limits = {"out": tempfile.mkdtemp(prefix="vitrine-bench-out-")}
+    extra = []
+    if args.jpeg_limit:
+        limits["jpeg1/8"] = args.jpeg_limit
+        extra.append("jpeg1/8")
+    if args.vipsthumbnail:
+        limits["vipsthumbnail"] = args.vipsthumbnail
+        extra.append("vipsthumbnail")
     stats_path = tempfile.mktemp(prefix="vitrine-bench-")
 
     print("%s cells, %s, %d interleaved runs per cell; median wall ms / median CPU (user+sys) ms / "
           "peak RSS MB; ratio = peer / Vitrine (above 1: Vitrine is faster or smaller)." % (args.size, args.mode, args.runs))
     print()
-    print("| image | Vitrine | chafa | timg | catimg | wall ratio (chafa/timg/catimg) | RSS ratio (chafa/timg/catimg) |")
-    print("|---|---|---|---|---|---|---|")
+    head = "| image | Vitrine | chafa | timg | catimg | wall ratio (chafa/timg/catimg) | RSS ratio (chafa/timg/catimg) |"
+    rule = "|---|---|---|---|---|---|---|"
+    for t in extra:
+        head += " %s | Vitrine ÷ %s, wall |" % (t, t)
+        rule += "---|---|"
+    print(head)
+    print(rule)
     for spec in args.images:
         name, path = spec.split("=", 1)
-        samples = {t: [] for t in tools}
-        for tool in tools:  # warm the page cache once
-            run_once(command(tool, args.vitrine, args.tools, path, cols, rows, args.mode), stats_path)
+        here = tools + [t for t in extra if t != "jpeg1/8" or path.lower().endswith((".jpg", ".jpeg"))]
+        samples = {t: [] for t in here}
+        for tool in here:  # warm the page cache once
+            run_once(command(tool, args.vitrine, args.tools, path, cols, rows, args.mode, limits), stats_path)
         for _ in range(args.runs):
-            for tool in tools:
-                samples[tool].append(run_once(command(tool, args.vitrine, args.tools, path, cols, rows, args.mode), stats_path))
-        med = {t: [statistics.median(s[i] for s in samples[t]) for i in range(3)] for t in tools}
+            for tool in here:
+                samples[tool].append(run_once(command(tool, args.vitrine, args.tools, path, cols, rows, args.mode, limits), stats_path))
+        med = {t: [statistics.median(s[i] for s in samples[t]) for i in range(3)] for t in here}
         cells = ["%.0f / %.0f / %.0f" % tuple(med[t]) for t in tools]
         wall = "/".join("%.2f" % (med[t][0] / med["vitrine"][0]) for t in PEERS)
         rss = "/".join("%.2f" % (med[t][2] / med["vitrine"][2]) for t in PEERS)
-        print("| %s | %s | %s | %s |" % (name, " | ".join(cells), wall, rss), flush=True)
+        line = "| %s | %s | %s | %s |" % (name, " | ".join(cells), wall, rss)
+        for t in extra:
+            if t in med:
+                line += " %.0f / %.0f / %.1f | %.2f |" % (med[t][0], med[t][1], med[t][2], med["vitrine"][0] / med[t][0])
+            else:
+                line += " - | - |"
+        print(line, flush=True)
     os.unlink(stats_path)
 
 

@@ -38,7 +38,12 @@ $IM -size 32x48 xc:black -size 32x48 xc:white +append -colorspace Gray \
 $IM "$TMP/quad.png" -interlace PNG -strip "PNG24:$OUT/interlaced.png"
 $IM "$TMP/quad.png" -interlace JPEG -quality 95 -strip "$OUT/progressive.jpg"
 
-# BMP: libvips reads it through its ImageMagick module, which Vitrine loads on first need.
+# AVIF (HEIF): 32x16 red, read through libvips's libheif module (loaded on first need).
+$IM -size 32x16 xc:red -strip "PNG24:$TMP/red.png"
+vips copy "$TMP/red.png" "$OUT/red-32x16.avif[Q=90]"
+
+# BMP: recognised but unsupported (libvips reads it only through ImageMagick, which is outside
+# Vitrine's loader allow-list): the tests expect "unsupported image format (BMP)".
 $IM "$TMP/quad.png" "BMP3:$OUT/quad.bmp"
 
 # EXIF orientations: stored = inverse transform of quad, tag = N.

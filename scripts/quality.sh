@@ -6,8 +6,10 @@
 #                or $VITRINE_SHARED_TOOLS)
 #   VITRINE_BIN  the binary to measure (default .build/release/vitrine; build it first)
 # Images: a natural photo (mate nature/LadyBird.jpg, 2560x1600), a big progressive JPEG
-# (mate abstract/Elephants_5640x3172.jpg) and a synthetic chart (Resources/demo/pictures/
-# test-chart.png), at 80x40 and 80x30 cells, truecolor and 256 colours.
+# (mate abstract/Elephants_5640x3172.jpg), a synthetic chart (Resources/demo/pictures/
+# test-chart.png) and, made by scripts/make-quality-images.py in a temporary folder, a zone
+# plate in a 4000x3000 JPEG and two sets of flat patches (the 24 ColorChecker patches, 24 flag
+# colours), at 80x40 cells (QUALITY_SIZES, default 80x40), truecolor, 256 and 16 colours.
 # Needs: apt-get install chafa timg catimg mate-backgrounds python3-numpy python3-pil
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,10 +23,15 @@ fail() { echo "quality.sh: $*" >&2; exit 69; }
 [ -x "$PY" ] || fail "$PY not found"
 "$PY" -c 'import numpy, PIL' 2>/dev/null || fail "the scorer needs python3-numpy and python3-pil"
 for tool in chafa timg catimg; do command -v "$tool" >/dev/null || fail "$tool not installed (apt-get install $tool)"; done
+SYNTH=$(mktemp -d /tmp/vitrine-quality-images.XXXXXX)
+trap 'rm -rf "$SYNTH"' EXIT
+"$PY" "$REPO/scripts/make-quality-images.py" "$SYNTH"
 IMAGES=(/usr/share/backgrounds/mate/nature/LadyBird.jpg
         /usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg
-        "$REPO/Resources/demo/pictures/test-chart.png")
+        "$REPO/Resources/demo/pictures/test-chart.png"
+        "$SYNTH/zone-plate-4000x3000.jpg" "$SYNTH/colorchecker.png" "$SYNTH/flag-colours.png")
 for image in "${IMAGES[@]}"; do [ -f "$image" ] || fail "missing $image (apt-get install mate-backgrounds)"; done
 
 echo "<!-- scripts/quality.sh, $(date -u +%Y-%m-%d), $("$BIN" --version), $(chafa --version | head -1 | awk '{print "chafa", $3}'), $(timg --version 2>&1 | head -1 | awk '{print "timg", $2}'), catimg $(dpkg-query -W -f '${Version}' catimg 2>/dev/null || echo '?') -->"
-exec "$PY" "$REPO/scripts/quality_table.py" --vitrine "$BIN" --tools "$TOOLS" "${IMAGES[@]}"
+"$PY" "$REPO/scripts/quality_table.py" --vitrine "$BIN" --tools "$TOOLS" --sizes "${QUALITY_SIZES:-80x40}" \
+  --modes truecolor,256,16 "${IMAGES[@]}"

@@ -8,7 +8,8 @@ Used by scripts/quality.sh (see there). Each render is scored by DIR/ansi_qualit
 (--json, run with this interpreter) against the linear-light box-filtered downscale of the
 source: PSNR in dB on linear-light values (psnr_linear@linear) and on sRGB-encoded values
 (psnr_srgb@linear), SSIM on luma and mean CIEDE2000 (all "@linear" in the scorer). Peers
-run with the exact command lines of DIR/peers.sh. The best value of each metric on a row is in
+run with the exact command lines of DIR/peers.sh (16 colours: chafa's line with -c 16; timg
+and catimg have no 16-colour half-block output). The best value of each metric on a row is in
 bold. Python 3 standard library only (the scorer needs numpy and PIL).
 """
 import argparse
@@ -23,9 +24,21 @@ METRICS = [("psnr_linear@linear", max, "%.1f"), ("psnr_srgb@linear", max, "%.1f"
            ("ssim_y@linear", max, "%.3f"), ("de2000_mean@linear", min, "%.2f")]
 
 
+# peers.sh has no 16-colour lines: chafa's is its 256-colour line with -c 16; timg and catimg
+# have no 16-colour half-block output and are left out of those rows.
+CHAFA_16 = ["chafa", "-f", "symbols", "--symbols", "vhalf", "--fill", "none", "-c", "16", "--color-space", "rgb",
+            "--dither", "none", "--polite", "on", "--animate", "off", "--scale", "max"]
+
+
+def supports(tool, mode):
+    return mode != "16" or tool in ("vitrine", "chafa")
+
+
 def render(tool, vitrine, tools, mode, image, cols, rows, out_path):
     if tool == "vitrine":
         cmd = [vitrine, "render", image, "--size", "%dx%d" % (cols, rows), "--colors", mode]
+    elif mode == "16":
+        cmd = CHAFA_16 + ["-s", "%dx%d" % (cols, rows), image]
     else:
         cmd = ["bash", os.path.join(tools, "peers.sh"), tool, mode, image, str(cols), str(rows)]
     with open(out_path, "wb") as out:
@@ -43,6 +56,8 @@ def score(tools, render_path, image):
 
 
 def cell(result, best):
+    if result is None:
+        return "-"
     parts = []
     for key, _, fmt in METRICS:
         text = fmt % result[key]
@@ -55,7 +70,7 @@ def main():
     ap.add_argument("--vitrine", required=True)
     ap.add_argument("--tools", required=True)
     ap.add_argument("--sizes", default="80x40,80x30")
-    ap.add_argument("--modes", default="truecolor,256")
+    ap.add_argument("--modes", default="truecolor,256,16")
     ap.add_argument("--keep", help="keep the .ans renders in this folder")
     ap.add_argument("images", nargs="+")
     args = ap.parse_args()
@@ -74,6 +89,8 @@ def main():
             for mode in args.modes.split(","):
                 results = {}
                 for tool in tools:
+                    if not supports(tool, mode):
+                        continue
                     path = os.path.join(work, "%s-%s-%s-%s.ans" % (os.path.splitext(name)[0], size, mode, tool))
                     render(tool, args.vitrine, args.tools, mode, image, cols, rows, path)
                     results[tool] = score(args.tools, path, image)
@@ -85,10 +102,10 @@ def main():
                     won = (fmt % results["vitrine"][key]) == best[key]
                     wins += won
                     per_metric[key] = per_metric.get(key, 0) + won
-                label = "256" if mode == "256" else mode
+                label = mode
                 print("| %s | %s | %s | %s | %s |" % (
                     name, size, label, results["vitrine"]["grid_px"],
-                    " | ".join(cell(results[t], best) for t in tools)), flush=True)
+                    " | ".join(cell(results.get(t), best) for t in tools)), flush=True)
     print()
     print("Vitrine best (or tied) on %d of %d metrics; per metric: %s." % (wins, total, ", ".join(
         "%s %d/%d" % (key, per_metric[key], total // len(METRICS)) for key, _, _ in METRICS)))

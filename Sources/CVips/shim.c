@@ -2,6 +2,7 @@
 #define _GNU_SOURCE 1
 #include "CVips.h"
 #include <vips/vips.h>
+#include <gmodule.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -12,6 +13,74 @@
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
+/* Why libvips is not available (dlerror's text), empty while it is. */
+static char unavailable[512];
+
+/* libvips is opened with dlopen at first use, not linked: linking it made every start load
+   its tree of about 104 shared libraries (24 of the 34 ms of a 1x1 render, 22 MB), though
+   JPEG and PNG never need it. Every libvips function the shim calls is looked up once into
+   this table; __typeof__ keeps each pointer's type exactly the header's (variadic ones
+   included, which C calls through a pointer as it would directly). GLib and GObject stay
+   linked (the disk cache's SHA-256, g_object_unref, g_free): two small libraries. */
+#define VITRINE_VIPS_API(X) \
+    X(vips_init) X(vips_version) X(vips_cache_set_max) X(vips_concurrency_set) \
+    X(vips_error_buffer) X(vips_error_clear) X(vips_image_get_width) X(vips_image_get_height) \
+    X(vips_image_get_orientation_swap) X(vips_image_new_from_buffer) \
+    X(vips_foreign_find_load_buffer) X(vips_thumbnail_buffer) X(vips_colourspace) \
+    X(vips_image_get_format) X(vips_cast_uchar) X(vips_image_get_bands) \
+    X(vips_bandjoin_const1) X(vips_extract_band) X(vips_image_write_to_memory) \
+    X(vips_operation_block_set)
+#define VIPS_FIELD(name) __typeof__(name) *name;
+static struct { VITRINE_VIPS_API(VIPS_FIELD) GModule *(*g_module_open)(const gchar *, GModuleFlags); } api;
+static void *vips_handle;
+
+/* The library to open: $VITRINE_LIBVIPS when set (a custom build; the tests point it at a
+   missing file), else Debian's soname. */
+static int open_vips(void) {
+    const char *name = getenv("VITRINE_LIBVIPS");
+    if (name == NULL || name[0] == 0) name = "libvips.so.42";
+    vips_handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (vips_handle == NULL) {
+        const char *why = dlerror();
+        snprintf(unavailable, sizeof unavailable, "%s", why ? why : name);
+        return -1;
+    }
+#define VIPS_LOOKUP(sym) \
+    api.sym = (__typeof__(sym) *)dlsym(vips_handle, #sym); \
+    if (api.sym == NULL) { snprintf(unavailable, sizeof unavailable, "%s: no symbol %s", name, #sym); return -1; }
+    VITRINE_VIPS_API(VIPS_LOOKUP)
+    /* GModule comes with libvips; looked up through its handle (not linked to us). */
+    api.g_module_open = (GModule * (*)(const gchar *, GModuleFlags))dlsym(vips_handle, "g_module_open");
+    return 0;
+}
+
+/* The loaders Vitrine decodes with (class-name prefixes; each covers its _buffer/_source
+   subclasses): JPEG, PNG, GIF (libnsgif), WebP, TIFF, HEIF/AVIF (libheif). Everything else
+   libvips can read (ImageMagick, SVG through librsvg, PDF, OpenSlide, FITS, Matlab, CSV, ...)
+   is blocked before any decode: a BMP would otherwise go to ImageMagick, and `BM` followed by
+   `<svg` to librsvg. */
+static const char *const allowed_loaders[] = {
+    "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadNsgif", "VipsForeignLoadWebp",
+    "VipsForeignLoadTiff", "VipsForeignLoadHeif", NULL,
+};
+
+/* The only module loaded: libheif's. The others (ImageMagick, poppler, OpenSlide, libjxl)
+   hold loaders outside the allow-list. */
+#define ALLOWED_MODULE "vips-heif." G_MODULE_SUFFIX
+
+/* Blocks every loader, then unblocks the allowed ones (vips_operation_block_set applies to a
+   class and its subclasses). Run after init and again after a module registers its loaders. */
+static void apply_allow_list(void) {
+    api.vips_operation_block_set("VipsForeignLoad", TRUE);
+    for (int i = 0; allowed_loaders[i]; i++) api.vips_operation_block_set(allowed_loaders[i], FALSE);
+}
+
+static int loader_allowed(const char *loader) {
+    for (int i = 0; allowed_loaders[i]; i++) {
+        if (g_str_has_prefix(loader, allowed_loaders[i])) return 1;
+    }
+    return 0;
+}
 static atomic_int log_fd = -1;
 static atomic_long warnings = 0;
 
@@ -39,7 +108,7 @@ static pthread_once_t modules_once = PTHREAD_ONCE_INIT;
 static int find_modules_dir(void) {
     Dl_info info;
     char lib[PATH_MAX];
-    if (dladdr((void *)vips_init, &info) == 0 || info.dli_fname == NULL) return 0;
+    if (dladdr((void *)api.vips_init, &info) == 0 || info.dli_fname == NULL) return 0;
     if (realpath(info.dli_fname, lib) == NULL) return 0;
     char *slash = strrchr(lib, '/');
     if (slash == NULL) return 0;
@@ -53,37 +122,34 @@ static int find_modules_dir(void) {
     return 1;
 }
 
-/* What vips_init would have done: open each module with GModule, whose g_module_check_init
-   registers its loaders and makes it resident. GType registration is locked, so decodes on
-   other threads are safe. libgmodule is loaded (libvips needs it) but not linked to us: vips.pc
-   does not list it, so g_module_open is looked up at run time. */
+/* What vips_init would have done, for the one allowed module: open it with GModule, whose
+   g_module_check_init registers its loaders and makes it resident, then block again what it
+   brought outside the allow-list. GType registration is locked, so decodes on other threads
+   are safe. */
 static void do_load_modules(void) {
-    if (modules_dir[0] == 0) return;
-    typedef GModule *(*module_open_fn)(const gchar *, GModuleFlags);
-    module_open_fn module_open = (module_open_fn)dlsym(RTLD_DEFAULT, "g_module_open");
-    if (module_open == NULL) return;
-    GDir *dir = g_dir_open(modules_dir, 0, NULL);
-    if (dir == NULL) return;
-    const char *name;
-    while ((name = g_dir_read_name(dir)) != NULL) {
-        if (!g_str_has_suffix(name, "." G_MODULE_SUFFIX)) continue;
-        char *path = g_build_filename(modules_dir, name, NULL);
-        if (module_open(path, G_MODULE_BIND_LAZY) == NULL) atomic_fetch_add(&warnings, 1);
-        g_free(path);
+    if (modules_dir[0] == 0 || api.g_module_open == NULL) return;
+    char *path = g_build_filename(modules_dir, ALLOWED_MODULE, NULL);
+    if (g_file_test(path, G_FILE_TEST_EXISTS) && api.g_module_open(path, G_MODULE_BIND_LAZY) == NULL) {
+        atomic_fetch_add(&warnings, 1);
     }
-    g_dir_close(dir);
+    g_free(path);
+    apply_allow_list();
 }
 
-/* Loads the modules once, when `len` bytes at `buf` have no built-in loader (BMP, HEIC, AVIF,
-   JPEG XL, PDF...). JPEG, PNG, GIF, WebP and TIFF never need them. */
+/* Loads the allowed module once, when `len` bytes at `buf` have no built-in loader (HEIC,
+   AVIF). JPEG, PNG, GIF, WebP and TIFF never need it. */
 static void load_modules_if_needed(const void *buf, size_t len) {
     if (modules_dir[0] == 0) return;
-    if (vips_foreign_find_load_buffer(buf, len) != NULL) return;
-    vips_error_clear();
+    if (api.vips_foreign_find_load_buffer(buf, len) != NULL) return;
+    api.vips_error_clear();
     pthread_once(&modules_once, do_load_modules);
 }
 
 static void do_init(void) {
+    if (open_vips() != 0) {
+        init_result = -1;
+        return;
+    }
     static const char *domains[] = { "VIPS", "GLib", "GLib-GObject", "GLib-GIO", NULL };
     for (int i = 0; domains[i]; i++) {
         g_log_set_handler(domains[i], G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
@@ -98,15 +164,18 @@ static void do_init(void) {
        new hazard. */
     int lazy_modules = getenv("VIPSHOME") == NULL && find_modules_dir();
     if (lazy_modules) setenv("VIPSHOME", "/nonexistent/vitrine-loads-vips-modules-on-demand", 1);
-    /* VIPS_INIT is a macro over vips_init; the argument names the program for messages. */
-    int status = VIPS_INIT("vitrine");
+    /* What the VIPS_INIT macro does, through the table: refuse a library of another ABI, then
+       vips_init (the argument names the program for messages). */
+    int status = api.vips_version(3) - api.vips_version(5) != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE
+        ? -1 : api.vips_init("vitrine");
+    if (status != 0 && unavailable[0] == 0) snprintf(unavailable, sizeof unavailable, "libvips did not start (ABI mismatch)");
     if (lazy_modules) unsetenv("VIPSHOME");
     if (status != 0) {
         init_result = -1;
         return;
     }
-    vips_cache_set_max(0);
-    vips_concurrency_set(1);
+    api.vips_cache_set_max(0);
+    api.vips_concurrency_set(1);
     init_result = 0;
 }
 
@@ -123,7 +192,7 @@ long cvips_warning_count(void) { return atomic_load(&warnings); }
    trailing newlines, and clear it. */
 static void take_error(char *err, size_t errlen, const char *fallback) {
     if (err == NULL || errlen == 0) return;
-    const char *text = vips_error_buffer();
+    const char *text = api.vips_error_buffer();
     if (text == NULL || text[0] == 0) text = fallback;
     snprintf(err, errlen, "%s", text);
     size_t n = strlen(err);
@@ -131,13 +200,13 @@ static void take_error(char *err, size_t errlen, const char *fallback) {
     /* Keep only the first line: later lines repeat the same failure. */
     char *nl = strchr(err, '\n');
     if (nl) *nl = 0;
-    vips_error_clear();
+    api.vips_error_clear();
 }
 
 static int header_size(VipsImage *image, int *width, int *height) {
-    int w = vips_image_get_width(image);
-    int h = vips_image_get_height(image);
-    if (vips_image_get_orientation_swap(image)) {
+    int w = api.vips_image_get_width(image);
+    int h = api.vips_image_get_height(image);
+    if (api.vips_image_get_orientation_swap(image)) {
         int t = w; w = h; h = t;
     }
     *width = w;
@@ -145,14 +214,45 @@ static int header_size(VipsImage *image, int *width, int *height) {
     return 0;
 }
 
+const char *cvips_unavailable_reason(void) {
+    cvips_init();
+    return unavailable;
+}
+
+/* The format part of a loader's class name, upper-cased: "VipsForeignLoadSvgBuffer" -> "SVG",
+   "VipsForeignLoadMagick7Buffer" -> "MAGICK7". */
+static void loader_format(const char *loader, char *out, size_t outlen) {
+    const char *stem = g_str_has_prefix(loader, "VipsForeignLoad") ? loader + strlen("VipsForeignLoad") : loader;
+    size_t n = 0;
+    for (; stem[n] && n + 1 < outlen; n++) out[n] = (char)g_ascii_toupper(stem[n]);
+    out[n] = 0;
+    static const char *const suffixes[] = { "BUFFER", "SOURCE", "FILE", NULL };
+    for (int i = 0; suffixes[i]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && strcmp(out + n - k, suffixes[i]) == 0) { out[n - k] = 0; break; }
+    }
+}
+
 int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
     if (cvips_init() != 0) {
-        take_error(err, errlen, "libvips did not start");
+        if (err && errlen) snprintf(err, errlen, "%s", unavailable[0] ? unavailable : "libvips did not start");
+        return CVIPS_UNAVAILABLE;
+    }
+    api.vips_error_clear();
+    load_modules_if_needed(buf, len);
+    /* The allow-list, checked before any decoder sees the bytes (the block set is the second
+       line of defence). */
+    const char *loader = api.vips_foreign_find_load_buffer(buf, len);
+    if (loader == NULL) {
+        take_error(err, errlen, "not an image");
         return -1;
     }
-    vips_error_clear();
-    load_modules_if_needed(buf, len);
-    VipsImage *image = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!loader_allowed(loader)) {
+        loader_format(loader, err, errlen);
+        api.vips_error_clear();
+        return CVIPS_UNSUPPORTED;
+    }
+    VipsImage *image = api.vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (image == NULL) {
         take_error(err, errlen, "not an image");
         return -1;
@@ -176,8 +276,8 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
    cheaper. JPEG (DCT scaling), WebP, HEIF, SVG and PDF keep vips_thumbnail, whose
    shrink-on-load means the full image never exists. */
 static int decodes_whole(const void *buf, size_t len) {
-    const char *loader = vips_foreign_find_load_buffer(buf, len);
-    if (loader == NULL) { vips_error_clear(); return 0; }
+    const char *loader = api.vips_foreign_find_load_buffer(buf, len);
+    if (loader == NULL) { api.vips_error_clear(); return 0; }
     return g_str_has_prefix(loader, "VipsForeignLoadPng") || g_str_has_prefix(loader, "VipsForeignLoadNsgif");
 }
 
@@ -185,7 +285,8 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
                          int64_t max_pixels, cvips_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     int sw = 0, sh = 0;
-    if (cvips_probe(buf, len, &sw, &sh, err, errlen) != 0) return -1;
+    int probed = cvips_probe(buf, len, &sw, &sh, err, errlen);
+    if (probed != 0) return probed;
     if (max_pixels > 0 && (int64_t)sw * (int64_t)sh > max_pixels) {
         snprintf(err, errlen, "%d x %d pixels is over the limit of %lld", sw, sh, (long long)max_pixels);
         return -2;
@@ -201,7 +302,7 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     VipsImage *thumb = NULL;
     /* vips 8.14 ignores the fail_on argument of vips_thumbnail_buffer (upstream issue 5195) and
        returns a grey-filled image for truncated files; the loader option string does work. */
-    if (vips_thumbnail_buffer((void *)buf, len, &thumb, whole ? sw : max_width,
+    if (api.vips_thumbnail_buffer((void *)buf, len, &thumb, whole ? sw : max_width,
                               "height", whole ? sh : max_height,
                               "size", VIPS_SIZE_DOWN,
                               "option_string", "fail_on=truncated",
@@ -211,7 +312,7 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     }
 
     VipsImage *srgb = NULL;
-    if (vips_colourspace(thumb, &srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
+    if (api.vips_colourspace(thumb, &srgb, VIPS_INTERPRETATION_sRGB, NULL) != 0) {
         g_object_unref(thumb);
         take_error(err, errlen, "could not convert to sRGB");
         return -1;
@@ -219,8 +320,8 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     g_object_unref(thumb);
 
     VipsImage *uchar = NULL;
-    if (vips_image_get_format(srgb) != VIPS_FORMAT_UCHAR) {
-        if (vips_cast_uchar(srgb, &uchar, NULL) != 0) {
+    if (api.vips_image_get_format(srgb) != VIPS_FORMAT_UCHAR) {
+        if (api.vips_cast_uchar(srgb, &uchar, NULL) != 0) {
             g_object_unref(srgb);
             take_error(err, errlen, "could not convert to 8 bits");
             return -1;
@@ -231,9 +332,9 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     }
 
     VipsImage *rgba = NULL;
-    int bands = vips_image_get_bands(uchar);
+    int bands = api.vips_image_get_bands(uchar);
     if (bands == 3) {
-        if (vips_bandjoin_const1(uchar, &rgba, 255.0, NULL) != 0) {
+        if (api.vips_bandjoin_const1(uchar, &rgba, 255.0, NULL) != 0) {
             g_object_unref(uchar);
             take_error(err, errlen, "could not add alpha");
             return -1;
@@ -245,14 +346,14 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
         /* sRGB conversion gives 3 or 4 bands; anything else keeps the first 3 (or 4). */
         VipsImage *cut = NULL;
         int keep = bands > 4 ? 4 : 3;
-        if (bands < 3 || vips_extract_band(uchar, &cut, 0, "n", keep, NULL) != 0) {
+        if (bands < 3 || api.vips_extract_band(uchar, &cut, 0, "n", keep, NULL) != 0) {
             g_object_unref(uchar);
             take_error(err, errlen, "unsupported band layout");
             return -1;
         }
         g_object_unref(uchar);
         if (keep == 3) {
-            if (vips_bandjoin_const1(cut, &rgba, 255.0, NULL) != 0) {
+            if (api.vips_bandjoin_const1(cut, &rgba, 255.0, NULL) != 0) {
                 g_object_unref(cut);
                 take_error(err, errlen, "could not add alpha");
                 return -1;
@@ -264,9 +365,9 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
     }
 
     size_t size = 0;
-    void *pixels = vips_image_write_to_memory(rgba, &size);
-    int w = vips_image_get_width(rgba);
-    int h = vips_image_get_height(rgba);
+    void *pixels = api.vips_image_write_to_memory(rgba, &size);
+    int w = api.vips_image_get_width(rgba);
+    int h = api.vips_image_get_height(rgba);
     g_object_unref(rgba);
     if (pixels == NULL) {
         take_error(err, errlen, "could not decode");

@@ -5,8 +5,8 @@
 /// - `truecolor`: 24-bit sRGB per half cell (SGR 38;2 / 48;2).
 /// - `palette256`: the xterm 256-colour palette, indices 16-255 only (the 6x6x6 cube and the
 ///   24-step grey ramp, which xterm-compatible terminals agree on; 0-15 are left out because
-///   users re-theme them). Nearest colour by a 70/30 blend of OKLab and sRGB distance,
-///   optionally dithered.
+///   users re-theme them). Nearest colour in OKLab, and among the entries within 40 % of that
+///   distance the nearest by a 70/30 blend of OKLab and sRGB distance; optionally dithered.
 /// - `palette16`: the 16 ANSI colours, indices 0-15, matched against xterm's default palette
 ///   (SGR 30-37 / 90-97 and 40-47 / 100-107).
 /// - `none`: no colour at all: one shading character per cell (" ░▒▓█") chosen from luminance,
@@ -41,7 +41,9 @@ public enum ColorMode: String, Sendable, CaseIterable {
 /// - `ordered`: an 8x8 Bayer threshold matrix (Bayer 1973) offsets each pixel before the
 ///   nearest-colour match; stable from frame to frame, no error crawls across the picture.
 /// - `diffusion`: Floyd–Steinberg error diffusion (Floyd & Steinberg 1976) in linear light,
-///   serpentine scan, so local mean colour is kept.
+///   serpentine scan, so local mean colour is kept; a pixel whose own colour is already within
+///   ``PaletteQuantizer/closeEnough`` (OKLab) of a palette entry takes that entry and passes no
+///   error on, so flat colours near the palette stay flat instead of speckled.
 public enum Dithering: String, Sendable, CaseIterable {
     /// Nearest colour only.
     case none
@@ -55,13 +57,15 @@ public enum Dithering: String, Sendable, CaseIterable {
     ///
     /// - 256 colours: `.none`. Undithered nearest colour had the best PSNR (linear light),
     ///   mean CIEDE2000 and SSIM on four photos at 80x40; dithering only won the blurred ΔE00.
-    /// - 16 colours: `.diffusion`. No 16-colour render matches pixel by pixel (mean ΔE00 18-22
-    ///   whatever the dithering), but diffusion keeps local colour: blurred ΔE00 6.4 against 16.4.
+    /// - 16 colours: `.none`. Undithered nearest in OKLab had the best SSIM and mean
+    ///   CIEDE2000 against every dithered variant on three photos and two sets of flat patches
+    ///   (ColorChecker, flag colours) at 80x40, and against chafa's nearest-in-RGB on all but
+    ///   the ColorChecker's SSIM; Floyd–Steinberg only wins the blurred ΔE00 (local mean colour).
     public static func recommended(for mode: ColorMode) -> Dithering {
         switch mode {
         case .truecolor, .none: return .none
         case .palette256: return .none
-        case .palette16: return .diffusion
+        case .palette16: return .none
         }
     }
 }

@@ -24,15 +24,19 @@ enum Compositor {
 
     /// Composites `image` onto `background`.
     ///
-    /// With `.terminalDefault`, pixels whose alpha is below `threshold` become transparent and
-    /// the rest are composited onto black; the other backgrounds make every pixel opaque.
+    /// With `.terminalDefault` and `.terminal(rgb)`, pixels whose alpha is below `threshold`
+    /// become transparent and the rest are composited onto black or `rgb`; the other
+    /// backgrounds make every pixel opaque.
     static func composite(_ image: LinearImage, onto background: Background, threshold: Float) -> CompositedImage {
         let count = image.width * image.height
         var colors = [SIMD3<Float>](repeating: .zero, count: count)
         var transparent = [Bool](repeating: false, count: count)
         let light = LinearLight.linear(checkerLight), dark = LinearLight.linear(checkerDark)
         let fixed: SIMD3<Float>
-        if case .color(let c) = background { fixed = LinearLight.linear(c) } else { fixed = .zero }
+        switch background {
+        case .color(let c), .terminal(let c): fixed = LinearLight.linear(c)
+        default: fixed = .zero
+        }
         let one = SIMD3<Float>(repeating: 1)
         image.pixels.withUnsafeBufferPointer { px in
             for y in 0..<image.height {
@@ -46,6 +50,12 @@ enum Compositor {
                             transparent[i] = true
                         } else {
                             colors[i] = p.clamped(lowerBound: .zero, upperBound: one)
+                        }
+                    case .terminal:
+                        if alpha < threshold {
+                            transparent[i] = true
+                        } else {
+                            colors[i] = (p + (1 - alpha) * fixed).clamped(lowerBound: .zero, upperBound: one)
                         }
                     case .color:
                         colors[i] = (p + (1 - alpha) * fixed).clamped(lowerBound: .zero, upperBound: one)

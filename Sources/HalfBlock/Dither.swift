@@ -20,6 +20,11 @@ enum PaletteQuantizer {
     /// Tuning for the 16 ANSI colours, whose steps are about half the range.
     static let tuning16 = Tuning(orderedSpread: 0.5, diffusionStrength: 1)
 
+    /// OKLab distance under which a pixel is drawn in its nearest palette entry with no
+    /// diffused error (about two just-noticeable differences): flat colours close to the
+    /// palette stay flat, not speckled by error carried in from elsewhere.
+    static let closeEnough: Float = 0.05
+
     /// The 8x8 Bayer matrix, values 0-63, row-major.
     static let bayer8: [Float] = {
         var m = [Float](repeating: 0, count: 64)
@@ -85,7 +90,8 @@ enum PaletteQuantizer {
     }
 
     /// Floyd–Steinberg error diffusion in linear light, serpentine, passing on `strength` of
-    /// the error (weights 7, 3, 5, 1 / 16).
+    /// the error (weights 7, 3, 5, 1 / 16). A pixel within ``closeEnough`` of its nearest entry
+    /// takes it, ignores the error carried in and passes none on.
     static func diffused(_ image: CompositedImage, palette: XtermPalette.Subset, strength: Float) -> [UInt8] {
         let w = image.width
         var out = [UInt8](repeating: 0, count: image.colors.count)
@@ -102,6 +108,12 @@ enum PaletteQuantizer {
                     let x = leftToRight ? step : w - 1 - step
                     let i = y * w + x
                     if image.transparent[i] { continue }
+                    let own = search.nearestOffset(linear: image.colors[i])
+                    let ownDistance = OKLab(linear: image.colors[i]).distanceSquared(to: OKLab(linear: palette.linear[own]))
+                    if ownDistance < closeEnough * closeEnough {
+                        out[i] = UInt8(palette.base + own)
+                        continue
+                    }
                     let wanted = (image.colors[i] + current[x + 1]).clamped(lowerBound: low, upperBound: high)
                     let k = search.nearestOffset(linear: wanted)
                     out[i] = UInt8(palette.base + k)

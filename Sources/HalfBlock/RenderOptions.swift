@@ -5,8 +5,15 @@
 public enum Background: Sendable, Equatable {
     /// Fully transparent half cells (alpha below ``HalfBlockRenderer/transparencyThreshold``
     /// after the downscale) show the terminal's own background (SGR 49); partly transparent
-    /// pixels are composited onto black.
+    /// pixels are composited onto black. The convention when the terminal's background colour
+    /// is unknown (it did not answer OSC 11): most terminals are dark, and black keeps an
+    /// anti-aliased edge from glowing there.
     case terminalDefault
+    /// The terminal's own background whose colour is known, 8-bit sRGB (from the terminal's
+    /// answer to OSC 11, `rgb:RRRR/GGGG/BBBB`; asking is `TerminalCapabilities`' job): fully
+    /// transparent half cells still show SGR 49, and partly transparent pixels are composited
+    /// onto this colour in linear light, so an edge blends into what is really behind it.
+    case terminal(RGB)
     /// Everything is composited onto this sRGB colour; `.terminalDefault` is never emitted.
     case color(RGB)
     /// Everything is composited onto a checkerboard of 8x8-pixel squares (pixels of the

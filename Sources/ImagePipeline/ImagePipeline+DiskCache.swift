@@ -93,7 +93,7 @@ extension ImagePipeline {
     /// image signature), so the disk cache holds only bytes that passed every check made
     /// before decoding.
     private func headerPasses(_ data: Data) -> Bool {
-        guard let size = try? Vips.probe(data) else { return false }
+        guard let size = try? ImageDecoder.probe(data) else { return false }
         return configuration.maxPixels <= 0 || size.width * size.height <= configuration.maxPixels
     }
 }

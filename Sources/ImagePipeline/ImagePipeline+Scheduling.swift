@@ -287,7 +287,7 @@ extension ImagePipeline {
                 let decoded: Result<DecodedImage, ImagePipeline.Error>
                 do throws(ImagePipeline.Error) {
                     decoded = .success(
-                        try Vips.thumbnail(
+                        try ImageDecoder.thumbnail(
                             data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
                             maxPixels: configuration.maxPixels))
                 } catch {

@@ -186,7 +186,8 @@ public final class ImagePipeline: Sendable {
     }
 
     init(configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil) {
-        Vips.start()
+        // libvips is not started here: the CVips shim opens it (dlopen) on the first image that
+        // needs it, so JPEG and PNG galleries never load its libraries.
         self.configuration = configuration
         self.dataLoader = dataLoader
         self.http = http

@@ -23,6 +23,14 @@ extension ImagePipeline {
         case tooManyPixels(width: Int, height: Int, limit: Int)
         /// The decoder rejected the bytes (truncated or corrupt file). The text is libvips's hint.
         case corrupt(String)
+        /// The bytes are an image in a format Vitrine does not decode (BMP; or bytes that libvips
+        /// would hand to a loader outside its allow-list, such as SVG or ImageMagick). The
+        /// payload names the format: "BMP", "SVG".
+        case unsupportedFormat(String)
+        /// The format needs libvips (GIF, WebP, TIFF, HEIF/AVIF, PNGs over 4 megapixels), which
+        /// could not be opened. `format` names the image's format, `reason` the dynamic
+        /// loader's message.
+        case decoderMissing(format: String, reason: String)
         /// A local file could not be read. The payload is the path and the system's reason.
         case file(String)
         /// A network failure other than a timeout (connection refused, redirect loop, ...).
@@ -45,6 +53,8 @@ extension ImagePipeline {
             case .responseTooLarge: return "file too large"
             case .tooManyPixels: return "too many pixels"
             case .corrupt: return "corrupt image"
+            case .unsupportedFormat: return "unsupported format"
+            case .decoderMissing: return "no decoder"
             case .file: return "cannot read file"
             case .network(let reason): return reason.count <= 32 ? reason : "network error"
             case .unsupportedURL: return "unsupported URL"
@@ -78,6 +88,9 @@ extension ImagePipeline {
             case .tooManyPixels(let w, let h, let limit):
                 return "\(w) x \(h) pixels is over the limit of \(limit)"
             case .corrupt(let hint): return "corrupt image: \(hint)"
+            case .unsupportedFormat(let format): return "unsupported image format (\(format))"
+            case .decoderMissing(let format, let reason):
+                return "cannot decode \(format): libvips is not available (\(reason))"
             case .file(let reason): return reason
             case .network(let reason): return "network error: \(reason)"
             case .unsupportedURL(let url): return "unsupported URL: \(url)"

@@ -9,8 +9,10 @@
 //
 // thumbnails: every FILE (file URLs) goes through the real pipeline at once (memory cache off,
 // decode concurrency = cores, the pipeline's own fetch limit), and the same files through
-// `vipsthumbnail -s WxH` in one process and split over one process per core, interleaved
+// `vipsthumbnail -s WxH` in one process and split over one process per core, and against
+// libjpeg-turbo alone at the same DCT scale (the decode limit, JPEG files only), interleaved
 // round by round. Prints thumbnails per second, CPU per thumbnail and the ratios.
+import CImageCodecs
 import Foundation
 import HalfBlock
 import ImagePipeline
@@ -192,9 +194,34 @@ func thumbnailsBench(_ arguments: [String]) {
         return (microseconds(clock.now - start) / 1e6, cpuSeconds(RUSAGE_CHILDREN.rawValue) - cpu0)
     }
 
+    // The decode limit: libjpeg-turbo alone (through the CImageCodecs shim, which is jpeglib at
+    // the same DCT scale the pipeline picks, plus the EXIF/ICC checks), every file on `cores`
+    // threads, no pipeline, no resize, no copies.
+    let bodies = files.map { (try? Data(contentsOf: URL(fileURLWithPath: $0))) ?? Data() }
+    func runRaw() -> (wall: Double, cpu: Double) {
+        let cpu0 = cpuSeconds(RUSAGE_SELF.rawValue)
+        let clock = ContinuousClock()
+        let start = clock.now
+        DispatchQueue.concurrentPerform(iterations: bodies.count) { i in
+            var width: Int32 = 0, height: Int32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            bodies[i].withUnsafeBytes { raw in
+                _ = ccodec_jpeg_probe(raw.baseAddress, raw.count, &width, &height, &message, message.count)
+                let scale = min(Double(size.width) / Double(max(width, 1)), Double(size.height) / Double(max(height, 1)), 1)
+                var out = ccodec_image()
+                let rc = ccodec_jpeg_decode(
+                    raw.baseAddress, raw.count, Int32((Double(width) * scale).rounded()),
+                    Int32((Double(height) * scale).rounded()), 0, &out, &message, message.count)
+                if rc != 0 { fail("\(files[i]): raw libjpeg-turbo decode failed", status: 66) }
+                ccodec_free(out.pixels)
+            }
+        }
+        return (microseconds(clock.now - start) / 1e6, cpuSeconds(RUSAGE_SELF.rawValue) - cpu0)
+    }
+
     let n = Double(urls.count)
-    var results: [String: [(wall: Double, cpu: Double)]] = ["pipeline": [], "vips1": [], "vipsN": []]
-    let order = ["pipeline", "vips1", "vipsN"]
+    var results: [String: [(wall: Double, cpu: Double)]] = ["pipeline": [], "vips1": [], "vipsN": [], "raw": []]
+    let order = ["pipeline", "vips1", "vipsN", "raw"]
     for round in 0..<rounds {
         // Rotate the order each round so drift in machine load hits every contender alike.
         for k in 0..<order.count {
@@ -202,6 +229,7 @@ func thumbnailsBench(_ arguments: [String]) {
             switch name {
             case "pipeline": results[name]!.append(runPipeline())
             case "vips1": results[name]!.append(runVips(processes: 1))
+            case "raw": results[name]!.append(runRaw())
             default: results[name]!.append(runVips(processes: cores))
             }
         }
@@ -213,6 +241,7 @@ func thumbnailsBench(_ arguments: [String]) {
     // Ratios per round (same moment of machine load), then their median.
     let ratio1 = median(zip(rate("pipeline"), rate("vips1")).map { $0 / $1 })
     let ratioN = median(zip(rate("pipeline"), rate("vipsN")).map { $0 / $1 })
+    let ratioRaw = median(zip(rate("pipeline"), rate("raw")).map { $0 / $1 })
     print("<!-- vitrine-bench thumbnails, \(urls.count) files, box \(size.width)x\(size.height) "
         + "(bitmap \(sample.bitmap.width)x\(sample.bitmap.height) from \(sample.sourceWidth)x\(sample.sourceHeight)), "
         + "\(rounds) rounds, \(cores) cores, decode concurrency \(configuration.decodeConcurrency) -->")
@@ -222,6 +251,7 @@ func thumbnailsBench(_ arguments: [String]) {
         ("pipeline", "ImagePipeline, file URLs, all \(urls.count) loads at once", nil),
         ("vips1", "`vipsthumbnail -s \(size.width)x\(size.height)`, one process, all files", ratio1),
         ("vipsN", "the same, \(cores) processes (files split round-robin)", ratioN),
+        ("raw", "libjpeg-turbo alone at the same DCT scale, \(cores) threads (the decode limit)", ratioRaw),
     ] as [(String, String, Double?)] {
         let r = rate(name)
         print(String(format: "| %@ | %.1f (%.1f-%.1f) | %.1f | %@ |", label, median(r), r.min()!, r.max()!, cpuPer(name),

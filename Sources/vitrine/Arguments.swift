@@ -108,11 +108,14 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 case "default": options.background = .terminalDefault
                 case "checker": options.background = .checker
                 default:
-                    let parts = text.split(separator: ",").compactMap { UInt8($0) }
+                    // default:R,G,B: the terminal's own background, whose colour is R,G,B.
+                    let known = text.hasPrefix("default:")
+                    let parts = text.dropFirst(known ? 8 : 0).split(separator: ",").compactMap { UInt8($0) }
                     guard parts.count == 3 else {
-                        throw usage("--background takes R,G,B, default or checker, not '\(text)'")
+                        throw usage("--background takes R,G,B, default, default:R,G,B or checker, not '\(text)'")
                     }
-                    options.background = .color(RGB(parts[0], parts[1], parts[2]))
+                    let rgb = RGB(parts[0], parts[1], parts[2])
+                    options.background = known ? .terminal(rgb) : .color(rgb)
                 }
             default:
                 if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
@@ -184,7 +187,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 
 let helpText = """
     Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [LOADING] [MAPPING]
-           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default|checker]
+           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
 
@@ -197,7 +200,8 @@ let helpText = """
                            browser can only lower it, see the man page)
       --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
                            terminal, or 80x24)
-      --background B       render: what transparency shows: default, checker or R,G,B
+      --background B       render: what transparency shows: default, default:R,G,B (the
+                           terminal's background is R,G,B), checker or R,G,B
       --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help

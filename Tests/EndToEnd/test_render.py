@@ -135,7 +135,7 @@ class RenderFixtureTests(E2ETestCase):
                 self.assertEqual(corners(pixels), ["red", "lime", "blue", "white"])
 
     def test_formats_show_quad(self):
-        for name in ["cmyk.jpg", "progressive.jpg", "rgb16.png", "interlaced.png", "quad.bmp"]:
+        for name in ["cmyk.jpg", "progressive.jpg", "rgb16.png", "interlaced.png"]:
             with self.subTest(name=name):
                 pixels = self.render_ok(name, "--size", "8x8")
                 self.assertEqual((len(pixels[0]), len(pixels)), (8, 6))
@@ -200,6 +200,16 @@ class RenderFixtureTests(E2ETestCase):
             # colour (a straight-alpha average would give a pink, darker grey)
             pixels = self.render_ok(half, "--size", "64x32", "--background", "0,0,0")
             self.assertEqual({c for row in pixels for c in row}, {(188, 188, 188)})
+            # And on a terminal known to be white (default:R,G,B), the same half-transparent
+            # white is composited onto white in linear light: white, never SGR 49
+            pixels = self.render_ok(half, "--size", "64x32", "--background", "default:255,255,255")
+            self.assertEqual({c for row in pixels for c in row}, {WHITE})
+
+    def test_known_terminal_background_leaves_full_transparency_to_the_terminal(self):
+        # palette-trns.png: left half opaque red, right half fully transparent
+        pixels = self.render_ok("palette-trns.png", "--size", "8x8", "--background", "default:40,40,40")
+        self.assertEqual(pixels[0][0], RED)
+        self.assertIsNone(pixels[0][-1])            # SGR 49, not (40, 40, 40)
 
     def test_no_colour_mode_has_no_escapes(self):
         status, out, err, _ = run_render(FIXTURES / "orientation-1.jpg", "--size", "16x16", "--colors", "none")
@@ -233,6 +243,51 @@ class RenderFixtureTests(E2ETestCase):
                 self.assertEqual(out, "")
                 self.assertIn(reason, err)
                 self.assertTrue(err.startswith("vitrine: "), err)
+
+
+class LibvipsOnDemandTests(E2ETestCase):
+    """libvips is opened with dlopen on the first image that needs it (GIF, WebP, TIFF,
+    HEIF/AVIF, big PNGs); JPEG and PNG never load it, and without it those rows fail alone."""
+
+    def loaded_libraries(self, name):
+        # glibc's loader names every library it opens on stderr under LD_DEBUG=libs.
+        status, out, err, _ = run_render(FIXTURES / name, "--size", "8x8", "--colors", "truecolor",
+                                         env={"LD_DEBUG": "libs"})
+        self.assertEqual(status, 0, err[-500:])
+        return set(re.findall(r"calling init: (\S+)", err))
+
+    def test_jpeg_and_png_never_load_libvips(self):
+        for name in ["progressive.jpg", "1x1.png", "p3.jpg"]:
+            with self.subTest(name=name):
+                libs = self.loaded_libraries(name)
+                self.assertTrue(any("libjpeg" in l for l in libs), libs)
+                self.assertFalse(any("libvips" in l for l in libs), sorted(libs))
+
+    def test_gif_loads_libvips_without_imagemagick(self):
+        libs = self.loaded_libraries("animated.gif")
+        self.assertTrue(any("libvips.so" in l for l in libs), sorted(libs))
+        self.assertFalse(any("Magick" in l or "vips-magick" in l for l in libs), sorted(libs))
+
+    def test_avif_loads_only_the_heif_module(self):
+        libs = self.loaded_libraries("red-32x16.avif")
+        self.assertTrue(any("vips-heif" in l for l in libs), sorted(libs))
+        self.assertFalse(any(m in l for l in libs for m in ("vips-magick", "vips-poppler", "vips-openslide", "vips-jxl")),
+                         sorted(libs))
+
+    def test_missing_libvips_fails_only_what_needs_it(self):
+        env = {"VITRINE_LIBVIPS": "/nonexistent/libvips.so.42"}
+        status, out, err, _ = run_render(FIXTURES / "animated.gif", "--size", "8x8", env=env)
+        self.assertEqual(status, 65, err)
+        self.assertEqual(out, "")
+        self.assertIn("cannot decode GIF: libvips is not available", err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        status, out, err, _ = run_render(FIXTURES / "progressive.jpg", "--size", "8x8", env=env)
+        self.assertEqual((status, err), (0, ""))
+
+    def test_bmp_is_an_unsupported_format(self):
+        status, out, err, _ = run_render(FIXTURES / "quad.bmp", "--size", "8x8")
+        self.assertEqual(status, 65, err)
+        self.assertIn("unsupported image format (BMP)", err)
 
 
 if __name__ == "__main__":

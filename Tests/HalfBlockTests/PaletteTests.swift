@@ -28,6 +28,8 @@ struct PaletteTests {
         (Pixel(100, 100, 100), 241),  // grey 98 on the ramp beats the cube's 95 and 135
         (Pixel(250, 130, 5), 208),    // orange: cube (5, 2, 0) = 255, 135, 0
         (Pixel(25, 25, 25), 234),     // near black: ramp grey 28, not cube black
+        (Pixel(237, 41, 57), 196),    // the French flag's red: red (255, 0, 0), not hot pink 197
+        (Pixel(0, 35, 149), 18),      // the French flag's blue: cube (0, 0, 2) = 0, 0, 135
     ])
     func nearest(_ pixel: Pixel, _ expected: Int) {
         // Given an off-palette colour; When rendered in 256 colours
@@ -96,12 +98,32 @@ struct PaletteTests {
         #expect(abs(mean.y - target.y) < 0.02 && abs(mean.z - target.z) < 0.02 && mean.x < 0.02)
     }
 
+    @Test("Error diffusion leaves a flat colour close to a palette entry flat", arguments: [ColorMode.palette16, .palette256])
+    func diffusionKeepsCloseColoursFlat(_ mode: ColorMode) {
+        // Given a flat red 5 codes away from xterm red (205, 0, 0) and cube red 160 (215, 0, 0),
+        // beside a colour far from every entry whose error would otherwise spill into it
+        var pixels = [Pixel]()
+        for _ in 0..<16 { pixels += Array(repeating: Pixel(0, 90, 90), count: 8) + Array(repeating: Pixel(210, 3, 3), count: 24) }
+        let image = RGBAImage(width: 32, height: 16, pixels: pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] })
+        // When rendered with diffusion
+        let grid = render(image, 32, 8, RenderOptions(colorMode: mode, dithering: .diffusion))
+        // Then every half pixel of the red area (away from the boundary column) has one colour
+        var reds = Set<TerminalColor>()
+        for row in 0..<8 {
+            for column in 10..<32 {
+                reds.insert(grid[column, row].foreground)
+                reds.insert(grid[column, row].background)
+            }
+        }
+        #expect(reds.count == 1)
+    }
+
     @Test("Default dithering per mode")
     func defaults() {
         // Given options built for each mode; Then dithering is the measured default
         #expect(RenderOptions().dithering == .none)
         #expect(RenderOptions(colorMode: .palette256).dithering == .none)
-        #expect(RenderOptions(colorMode: .palette16).dithering == .diffusion)
+        #expect(RenderOptions(colorMode: .palette16).dithering == .none)
         #expect(RenderOptions(colorMode: .none).dithering == .none)
         #expect(RenderOptions(colorMode: .palette256, dithering: .ordered).dithering == .ordered)
         #expect(ColorMode(rawValue: "256") == .palette256 && ColorMode(rawValue: "16") == .palette16)
@@ -116,19 +138,27 @@ struct PaletteTests {
             for g in 0..<16 {
                 for b in 0..<16 {
                     let linear = LinearLight.linear(RGB(UInt8(r * 17), UInt8(g * 17), UInt8(b * 17)))
-                    // When the nearest entry is found both ways: a plain scan of the blended
-                    // distance, (1 - s)·|ΔOKLab|² + s·|ΔsRGB|², sRGB in 0...1
+                    // When the nearest entry is found both ways: a plain scan of the rule
+                    // (within (1 + t)² of the OKLab-nearest squared distance, the smallest
+                    // (1 - s)·|ΔOKLab|² + s·|ΔsRGB|², sRGB in 0...1)
                     let lab = OKLab(linear: linear)
-                    let s = subset.srgbShare
+                    let s = subset.srgbShare, t = subset.okTolerance
+                    func ok(_ offset: Int) -> Float { lab.distanceSquared(to: XtermPalette.oklab[subset.base + offset]) }
                     func distance(_ offset: Int) -> Float {
                         let member = XtermPalette.colors[subset.base + offset]
                         let dr = Float(Int(r * 17) - Int(member.r)) / 255
                         let dg = Float(Int(g * 17) - Int(member.g)) / 255
                         let db = Float(Int(b * 17) - Int(member.b)) / 255
-                        return (1 - s) * lab.distanceSquared(to: XtermPalette.oklab[subset.base + offset])
-                            + s * (dr * dr + dg * dg + db * db)
+                        return (1 - s) * ok(offset) + s * (dr * dr + dg * dg + db * db)
                     }
-                    let scan = subset.base + (0..<subset.count).min { distance($0) < distance($1) }!
+                    let nearestOK = (0..<subset.count).min { ok($0) < ok($1) }!
+                    let scan: Int
+                    if s == 0 || t == 0 {
+                        scan = subset.base + nearestOK
+                    } else {
+                        let reach = (1 + t) * (1 + t) * ok(nearestOK)
+                        scan = subset.base + (0..<subset.count).filter { ok($0) <= reach }.min { distance($0) < distance($1) }!
+                    }
                     if subset.nearestIndex(linear: linear) != scan { mismatches += 1 }
                 }
             }
@@ -137,10 +167,10 @@ struct PaletteTests {
         #expect(mismatches == 0)
     }
 
-    @Test("256 colours blend sRGB into the distance; 16 colours match in plain OKLab")
+    @Test("256 colours blend sRGB in near the OKLab optimum; 16 colours match in plain OKLab")
     func distanceBlend() {
         // Given the two palette subsets
-        #expect(XtermPalette.extended.srgbShare == 0.3)
+        #expect(XtermPalette.extended.srgbShare == 0.3 && XtermPalette.extended.okTolerance == 0.4)
         #expect(XtermPalette.ansi16.srgbShare == 0)
         // When 18³ colours over the sRGB cube are matched with plain OKLab and with the blend
         var disagreements = 0

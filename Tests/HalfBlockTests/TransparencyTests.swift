@@ -53,6 +53,21 @@ struct TransparencyTests {
         #expect(grid[0, 0] == Cell(glyph: upper, foreground: grey(188), background: grey(255)))
     }
 
+    @Test("A known terminal background: partial alpha onto it in linear light, full transparency stays SGR 49")
+    func knownTerminalBackground() {
+        // Given white at alpha 128 above a fully transparent pixel, on a terminal whose
+        // background is sRGB (40, 40, 40) (its answer to OSC 11)
+        let image = makeImage(1, 2, [Pixel(255, 255, 255, 128), .clear])
+        // When it is rendered
+        let grid = render(image, 1, 1, RenderOptions(background: .terminal(RGB(40, 40, 40))))
+        // Then the top is 128/255 white + 127/255 of linear 40 (0.0212): linear 0.5125, sRGB 190
+        // and the bottom is left to the terminal
+        #expect(grid[0, 0] == Cell(glyph: upper, foreground: grey(190), background: .terminalDefault))
+        // And on a white terminal the same half-transparent white is white
+        let onWhite = render(image, 1, 1, RenderOptions(background: .terminal(RGB(255, 255, 255))))
+        #expect(onWhite[0, 0] == Cell(glyph: upper, foreground: grey(255), background: .terminalDefault))
+    }
+
     @Test("A transparent pixel's hidden colour does not leak into its neighbour")
     func hiddenColourDoesNotLeak() {
         // Given opaque red beside a fully transparent pixel that hides pure green

@@ -42,10 +42,9 @@ struct FormatFixtureTests {
 
     // MARK: Colour spaces, bit depths, encodings
 
-    @Test("lossless encodings keep quad's exact corner colours", arguments: ["rgb16.png", "interlaced.png", "quad.bmp"])
+    @Test("lossless encodings keep quad's exact corner colours", arguments: ["rgb16.png", "interlaced.png"])
     func losslessQuad(name: String) async throws {
-        // Given quad as a 16-bit PNG, an Adam7-interlaced PNG, or a BMP (read through libvips's
-        // ImageMagick module, loaded on first need)
+        // Given quad as a 16-bit PNG or an Adam7-interlaced PNG
         // When it is decoded and rendered into 8x8 cells
         let (image, grid) = try await render(name)
         // Then it is 64x48, fills 8x3 cells, and each quadrant has its exact colour
@@ -174,6 +173,31 @@ struct FormatFixtureTests {
         #expect((size ?? .max) < 100_000)
         let error = await failure("huge-12000x12000.png")
         #expect(error == .tooManyPixels(width: 12_000, height: 12_000, limit: 100_000_000))
+    }
+
+    @Test("an AVIF decodes through libvips's libheif module, loaded on first need")
+    func avif() async throws {
+        // Given a 32x16 red AVIF (made with `vips copy red.png red-32x16.avif[Q=90]`)
+        let (image, grid) = try await render("red-32x16.avif")
+        // Then it is 32x16 and every corner is red
+        #expect(image.sourceWidth == 32 && image.sourceHeight == 16)
+        #expect(corners(grid) == ["red", "red", "red", "red"])
+    }
+
+    @Test("a BMP is an unsupported format: its only libvips loader is ImageMagick, outside the allow-list")
+    func bmpIsUnsupported() async throws {
+        // Given quad as a BMP, and `BM` followed by an SVG document (which libvips would hand to librsvg)
+        #expect(await failure("quad.bmp") == .unsupportedFormat("BMP"))
+        let svg = Data("BM<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>".utf8)
+        let url = try TestPNG.temporaryFile(svg, name: "x.bmp")
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8))
+            Issue.record("BM<svg decoded")
+        } catch {
+            // Then both fail their row as "unsupported image format (BMP)"
+            #expect(error == .unsupportedFormat("BMP"))
+            #expect(error.description == "unsupported image format (BMP)")
+        }
     }
 
     @Test("broken files fail with the reason named in their file name")

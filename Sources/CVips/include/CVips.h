@@ -21,11 +21,27 @@ typedef struct {
                            shrinks it; 0: fits the box */
 } cvips_image;
 
-/* Starts libvips once per process (vips_init is not thread-safe), installs a GLib log handler
+/* Return codes besides 0 and -1 (-2: over the pixel cap, cvips_thumbnail_rgba). */
+enum {
+    CVIPS_UNSUPPORTED = -3,  /* the loader libvips would pick is outside the allow-list; err
+                                holds its format ("SVG", "MAGICK") */
+    CVIPS_UNAVAILABLE = -4   /* libvips could not be opened; err holds why */
+};
+
+/* Opens libvips with dlopen ($VITRINE_LIBVIPS, else libvips.so.42) and starts it, once per
+   process (vips_init is not thread-safe); nothing of libvips is linked, so a process that
+   never needs it never loads its ~104 libraries. Blocks every loader outside the allow-list
+   (JPEG, PNG, GIF, WebP, TIFF, HEIF/AVIF) with vips_operation_block_set before any decode,
+   and of libvips's modules loads only libheif's, on first need. Also installs a GLib log
+   handler (vips_init is not thread-safe), installs a GLib log handler
    that keeps vips warnings off the terminal, turns the operation cache off and sets libvips's
    own thread pool to one thread (callers run decodes in parallel themselves).
-   Returns 0 on success, -1 when libvips could not start. Safe from any thread. */
+   Returns 0 on success, -1 when libvips could not be opened or started. Safe from any thread. */
 int cvips_init(void);
+
+/* Why libvips is not available (the dynamic loader's message), or "" when it is. Calls
+   cvips_init. */
+const char *cvips_unavailable_reason(void);
 
 /* Where libvips/GLib warnings go: a file descriptor (>= 0) to append lines to, or -1 to drop
    them (the default). Set before cvips_init. */
@@ -35,7 +51,8 @@ void cvips_set_log_fd(int fd);
 long cvips_warning_count(void);
 
 /* Reads only the image header of the `len` bytes at `buf`: width and height in pixels as
-   displayed (EXIF orientation applied). Returns 0, or -1 with a message in err (errlen bytes). */
+   displayed (EXIF orientation applied). Returns 0, or -1 with a message in err (errlen bytes),
+   CVIPS_UNSUPPORTED or CVIPS_UNAVAILABLE. */
 int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
 
 /* Decodes the `len` bytes at `buf` (JPEG, PNG, GIF first frame, WebP, ...) to 8-bit sRGB RGBA,
@@ -48,7 +65,8 @@ int cvips_probe(const void *buf, size_t len, int *width, int *height, char *err,
    ones and other formats use vips_thumbnail's shrink-on-load and resize. Truncated or corrupt
    data is an error, not a grey image. An image whose header says more than max_pixels pixels
    (0: no cap) is refused before decoding.
-   Returns 0 with *out filled, -1 with a message in err, -2 if refused for its pixel count. */
+   Returns 0 with *out filled, -1 with a message in err, -2 if refused for its pixel count,
+   CVIPS_UNSUPPORTED or CVIPS_UNAVAILABLE as cvips_probe. */
 int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
                          int64_t max_pixels, cvips_image *out, char *err, size_t errlen);
 

@@ -3,7 +3,9 @@ import Foundation
 import HalfBlock
 
 /// The only door to libvips. Every call goes through `cvips_*` shims (libvips's API is
-/// variadic) and `check`, which turns a failure into `ImagePipeline.Error`.
+/// variadic, and the shim opens libvips with `dlopen` on first use), and each failure becomes
+/// an `ImagePipeline.Error`: `.unsupportedFormat` for bytes libvips would hand to a loader
+/// outside the allow-list, `.decoderMissing` when libvips cannot be opened.
 ///
 /// - Important: libvips's error buffer is process-wide; its text is a hint for people and is
 ///   never matched on.
@@ -27,7 +29,8 @@ enum Vips {
     }
 
     /// Width and height in pixels from the header alone (EXIF orientation applied).
-    /// - Throws: `.corrupt` when the bytes are not a readable image.
+    /// - Throws: `.corrupt` when the bytes are not a readable image, `.unsupportedFormat`,
+    ///   `.decoderMissing`.
     static func probe(_ data: Data) throws(ImagePipeline.Error) -> (width: Int, height: Int) {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -35,7 +38,7 @@ enum Vips {
         let rc = data.withUnsafeBytes { raw in
             cvips_probe(raw.baseAddress, raw.count, &width, &height, &message, message.count)
         }
-        if rc != 0 { throw .corrupt(Self.text(message)) }
+        if rc != 0 { throw Self.failure(rc, message, data) }
         return (Int(width), Int(height))
     }
 
@@ -63,7 +66,7 @@ enum Vips {
             let size: (width: Int, height: Int) = (try? probe(data)) ?? (0, 0)
             throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
         }
-        guard rc == 0, let pixels = out.pixels else { throw .corrupt(Self.text(message)) }
+        guard rc == 0, let pixels = out.pixels else { throw Self.failure(rc, message, data) }
         defer { cvips_free(pixels) }
         let decoded = UnsafeBufferPointer(start: pixels, count: out.length)
         let width = Int(out.width), height = Int(out.height)
@@ -89,6 +92,17 @@ enum Vips {
         let w = Int((Double(width) * scale).rounded(.toNearestOrEven))
         let h = Int((Double(height) * scale).rounded(.toNearestOrEven))
         return (min(max(w, 1), maxW), min(max(h, 1), maxH))
+    }
+
+    /// The error for a shim return code: `CVIPS_UNSUPPORTED` (a loader outside the allow-list),
+    /// `CVIPS_UNAVAILABLE` (libvips could not be opened), else `.corrupt`.
+    private static func failure(_ rc: Int32, _ message: [CChar], _ data: Data) -> ImagePipeline.Error {
+        switch rc {
+        case Int32(CVIPS_UNSUPPORTED): return .unsupportedFormat(text(message))
+        case Int32(CVIPS_UNAVAILABLE):
+            return .decoderMissing(format: ImagePipeline.imageKind(of: data) ?? "this format", reason: text(message))
+        default: return .corrupt(text(message))
+        }
     }
 
     private static func text(_ buffer: [CChar]) -> String {

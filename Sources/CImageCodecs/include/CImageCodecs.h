@@ -1,0 +1,58 @@
+#ifndef CIMAGECODECS_H
+#define CIMAGECODECS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Thin shims over the field's own decoders for the hot path: libjpeg-turbo (jpeglib's API,
+   whose errors arrive through a longjmp that Swift cannot take), libspng, and LittleCMS for
+   embedded ICC profiles. Every symbol is prefixed ccodec_. Pixels come back as 8-bit sRGB
+   RGBA with straight alpha, row-major, in display orientation (EXIF applied); resampling to
+   the wanted box is the caller's (Vitrine: HalfBlock's linear-light box filter). */
+
+/* A decoded image. `pixels` is malloc'd, freed with ccodec_free. */
+typedef struct {
+    unsigned char *pixels;
+    size_t length;      /* bytes: width * height * 4 */
+    int width;          /* pixels as decoded (after DCT scaling and orientation) */
+    int height;
+    int source_width;   /* pixels of the whole image as displayed (orientation applied) */
+    int source_height;
+    int scale_eighths;  /* JPEG: the DCT scale used, in eighths (1 = 1/8 ... 8 = 1/1); PNG: 8 */
+    int icc_applied;    /* 1 when an embedded ICC profile was converted to sRGB */
+} ccodec_image;
+
+/* Return codes. */
+enum {
+    CCODEC_OK = 0,
+    CCODEC_CORRUPT = -1,      /* not decodable: truncated, corrupt, unsupported variant */
+    CCODEC_TOO_MANY_PIXELS = -2 /* the header says more than max_pixels; nothing decoded */
+};
+
+/* JPEG header only: width and height in pixels as displayed (EXIF orientation 5-8 swaps
+   them). Returns CCODEC_OK, or CCODEC_CORRUPT with a message in err (errlen bytes). */
+int ccodec_jpeg_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
+
+/* Decodes a JPEG with libjpeg-turbo at the smallest DCT scale (1/8, 2/8, ... 8/8) whose
+   output still covers need_width x need_height pixels (display orientation; 0: full size),
+   then applies the EXIF orientation (1-8) and any embedded RGB or CMYK ICC profile
+   (LittleCMS, perceptual intent, to sRGB). Baseline and progressive; greyscale, YCbCr, RGB,
+   CMYK and YCCK (Adobe APP14 marks inverted CMYK, as Photoshop writes it). Truncated data
+   ("Premature end of JPEG file") is an error, not a grey-filled picture. An image whose
+   header says more than max_pixels pixels (0: no cap) is refused before decoding. */
+int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_height,
+                       int64_t max_pixels, ccodec_image *out, char *err, size_t errlen);
+
+/* PNG header only (IHDR): width and height in pixels. */
+int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
+
+/* Decodes a whole PNG with libspng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
+   applied), RGB, RGBA, Adam7 interlaced; an embedded RGB ICC profile (iCCP) is converted to
+   sRGB. CRC and zlib checksum errors and truncation are errors. Refused before decoding when
+   the header says more than max_pixels pixels (0: no cap). */
+int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_image *out,
+                      char *err, size_t errlen);
+
+/* Frees ccodec_image.pixels. */
+void ccodec_free(void *pixels);
+
+#endif

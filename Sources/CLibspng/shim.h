@@ -1,0 +1,4 @@
+#ifndef CLIBSPNG_SHIM_H
+#define CLIBSPNG_SHIM_H
+#include <spng.h>
+#endif

@@ -1,0 +1,122 @@
+import CImageCodecs
+import Foundation
+import HalfBlock
+
+/// The hot path's decoders: JPEG through libjpeg-turbo and PNG through libspng, called through
+/// the `ccodec_*` shims (jpeglib reports errors by `longjmp`, which Swift cannot take), with
+/// embedded ICC profiles converted to sRGB by LittleCMS. All resampling is Vitrine's own
+/// (HalfBlock's linear-light, premultiplied box filter); libvips is not involved.
+enum Codecs {
+    /// PNGs with more pixels than this (or a side over ``wholeMaxSide``) go to libvips, which
+    /// streams them: decoding whole takes `width * height * 4` bytes at once (16 MiB here).
+    static let wholeMaxPixels = 4096 * 1024
+    /// PNGs with a longer side go to libvips: the box filter keeps one row of `width * 16`
+    /// bytes (a 4194304x1 PNG took 155 MB that way).
+    static let wholeMaxSide = 8192
+
+    /// Width and height in pixels from the header alone (EXIF orientation applied to JPEG).
+    /// - Throws: `.corrupt` when the header cannot be read.
+    static func probe(_ data: Data, format: ImageFormat) throws(ImagePipeline.Error) -> (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let rc = data.withUnsafeBytes { raw in
+            format == .jpeg
+                ? ccodec_jpeg_probe(raw.baseAddress, raw.count, &width, &height, &message, message.count)
+                : ccodec_png_probe(raw.baseAddress, raw.count, &width, &height, &message, message.count)
+        }
+        if rc != 0 { throw .corrupt(text(message)) }
+        return (Int(width), Int(height))
+    }
+
+    /// Decodes a JPEG at the smallest DCT scale (n/8) that still covers the fitted size, or a
+    /// PNG whole, then shrinks it with `BoxFilter.resizeRGBA` (an exact area average in linear
+    /// light, premultiplied) to ``Vips/fitSize(width:height:maxWidth:maxHeight:)`` of the
+    /// source: never enlarged, aspect kept.
+    /// - Throws: `.tooManyPixels` when the header is over `maxPixels` (nothing decoded),
+    ///   `.corrupt` for truncated or undecodable data.
+    static func thumbnail(
+        _ data: Data, format: ImageFormat, maxWidth: Int, maxHeight: Int, maxPixels: Int
+    ) throws(ImagePipeline.Error) -> DecodedImage {
+        var out = ccodec_image()
+        var message = [CChar](repeating: 0, count: 256)
+        var need: (width: Int, height: Int) = (0, 0)
+        if format == .jpeg {
+            let size = try probe(data, format: .jpeg)
+            need = Vips.fitSize(width: max(size.width, 1), height: max(size.height, 1), maxWidth: maxWidth, maxHeight: maxHeight)
+        }
+        let rc = data.withUnsafeBytes { raw in
+            format == .jpeg
+                ? ccodec_jpeg_decode(
+                    raw.baseAddress, raw.count, Int32(clamping: need.width), Int32(clamping: need.height),
+                    Int64(maxPixels), &out, &message, message.count)
+                : ccodec_png_decode(raw.baseAddress, raw.count, Int64(maxPixels), &out, &message, message.count)
+        }
+        if rc == -2 {
+            throw .tooManyPixels(width: Int(out.source_width), height: Int(out.source_height), limit: maxPixels)
+        }
+        guard rc == 0, let pixels = out.pixels else { throw .corrupt(text(message)) }
+        defer { ccodec_free(pixels) }
+        let decoded = UnsafeBufferPointer(start: pixels, count: out.length)
+        let width = Int(out.width), height = Int(out.height)
+        let fit = Vips.fitSize(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+        let bitmap: RGBAImage
+        if fit.width < width || fit.height < height {
+            bitmap = BoxFilter.resizeRGBA(decoded, width: width, height: height, toWidth: fit.width, toHeight: fit.height)
+        } else {
+            bitmap = RGBAImage(width: width, height: height, pixels: [UInt8](decoded))
+        }
+        return DecodedImage(bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        let s = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return s.isEmpty ? "unreadable image" : s
+    }
+}
+
+/// Which decoder reads which bytes: JPEG and PNG (up to ``Codecs/wholeMaxPixels``) through
+/// ``Codecs``; GIF, WebP, TIFF, HEIF/AVIF and larger PNGs through ``Vips``; BMP nowhere (its
+/// only libvips loader is ImageMagick's, which is not trusted with network bytes).
+enum ImageDecoder {
+    /// Whether `format` at `width` x `height` pixels is decoded by ``Codecs``.
+    static func usesCodecs(_ format: ImageFormat, width: Int, height: Int) -> Bool {
+        switch format {
+        case .jpeg: return true
+        case .png:
+            return width * height <= Codecs.wholeMaxPixels && width <= Codecs.wholeMaxSide && height <= Codecs.wholeMaxSide
+        default: return false
+        }
+    }
+
+    /// Width and height from the header alone, by the decoder that would decode the bytes.
+    /// - Throws: `.corrupt` when the header is unreadable, `.notAnImage` for bytes with no
+    ///   known signature.
+    static func probe(_ data: Data) throws(ImagePipeline.Error) -> (width: Int, height: Int) {
+        guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
+        if !format.isDecoded { throw .unsupportedFormat(format.name) }
+        if format == .jpeg || format == .png { return try Codecs.probe(data, format: format) }
+        return try Vips.probe(data)
+    }
+
+    /// Decodes `data` to fit `maxWidth` x `maxHeight` pixels (see ``Codecs/thumbnail`` and
+    /// ``Vips/thumbnail(_:maxWidth:maxHeight:maxPixels:)``).
+    /// - Throws: `.notAnImage`, `.unsupportedFormat` (BMP, or a loader outside libvips's
+    ///   allow-list), `.decoderMissing` (libvips not available), `.tooManyPixels`, `.corrupt`.
+    static func thumbnail(_ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int) throws(ImagePipeline.Error) -> DecodedImage {
+        guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
+        if !format.isDecoded { throw .unsupportedFormat(format.name) }
+        if format == .jpeg {
+            return try Codecs.thumbnail(data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+        }
+        if format == .png {
+            let size = try Codecs.probe(data, format: .png)
+            if usesCodecs(.png, width: size.width, height: size.height) {
+                return try Codecs.thumbnail(data, format: .png, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+            }
+            if maxPixels > 0 && size.width * size.height > maxPixels {
+                throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
+            }
+        }
+        return try Vips.thumbnail(data, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+    }
+}
