@@ -260,12 +260,15 @@ struct ReadingProgress {
 
     /// Rewrites the line: "\r<stage> <name>: <size> MB…", the rest of the line erased.
     func show(stage: String) {
-        Self.write("\r\(stage) \(label)\u{1B}[K")
+        Output.control(.lineStart)
+        Output.err("\(stage) \(label)")
+        Output.control(.eraseLine)
     }
 
     /// Erases the line, leaving the cursor at its start.
     func clear() {
-        Self.write("\r\u{1B}[K")
+        Output.control(.lineStart)
+        Output.control(.eraseLine)
     }
 
     /// The size of a regular file behind a file: URL; nil otherwise.
@@ -273,10 +276,6 @@ struct ReadingProgress {
         guard url.isFileURL, let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
               attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
         return (attributes[.size] as? NSNumber)?.intValue
-    }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 
