@@ -74,10 +74,7 @@ do throws(Failure) {
         screen.close()
         dup2(savedStderr, 2)
         let sig = TerminalRestore.pendingTerminationSignal
-        if sig != 0 {
-            signal(sig, SIG_DFL)
-            raise(sig)
-        }
+        if sig != 0 { TerminalRestore.dieOf(sig) }
     }
 } catch {
     fail(error)
