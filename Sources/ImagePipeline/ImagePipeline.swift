@@ -122,6 +122,8 @@ public final class ImagePipeline: Sendable {
         public var diskCacheHits = 0
         /// Stale disk-cache entries the server confirmed with a 304 (their bytes were used).
         public var diskCacheRevalidations = 0
+        /// Disk-cache entries whose body failed to decode: deleted and fetched once more.
+        public var diskCacheHeals = 0
         /// Fetches cancelled before they finished.
         public var fetchesCancelled = 0
         /// Loads running now.

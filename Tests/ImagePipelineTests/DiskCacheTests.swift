@@ -97,6 +97,24 @@ struct DiskCacheTests {
         #expect(cache.entry(for: url) == nil)
     }
 
+    @Test("an entry records its body's SHA-256; one flipped bit makes it a miss and deletes the file")
+    func checksum() throws {
+        // Given a stored entry
+        let dir = try temporaryDirectory()
+        let cache = DiskCache(directory: dir, byteLimit: 1 << 20)
+        let url = URL(string: "https://example.com/a.png")!
+        #expect(cache.store(entry(url.absoluteString, png), for: url))
+        let file = cache.fileURL(for: url)
+        var bytes = try Data(contentsOf: file)
+        #expect(DiskCacheEntry(file: bytes)?.metadata.sha256 == Vips.sha256Hex(png))
+        // When one bit of its body flips on disk
+        bytes[bytes.count - 3] ^= 0x10
+        try bytes.write(to: file)
+        // Then it reads as a miss, and the damaged file is gone
+        #expect(cache.entry(for: url) == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("sweeping removes the least recently used entries first, down to the limit")
     func eviction() throws {
         // Given five entries of (about) the same size, written at t = 1000...5000 seconds, and room

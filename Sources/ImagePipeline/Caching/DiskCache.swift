@@ -45,12 +45,29 @@ public final class DiskCache: DiskCaching, Sendable {
 
     func entry(for url: URL) -> DiskCacheEntry? {
         let file = fileURL(for: url)
-        guard let bytes = FileManager.default.contents(atPath: file.path),
-            let entry = DiskCacheEntry(file: bytes),
-            entry.metadata.url == Self.normalisedKey(url)
-        else { return nil }
+        guard let bytes = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let entry = DiskCacheEntry(file: bytes) else {
+            // Damaged (checksum or length), or another version's layout: of no use to anyone.
+            remove(file: file, bytes: bytes.count)
+            return nil
+        }
+        guard entry.metadata.url == Self.normalisedKey(url) else { return nil }
         Self.touch(file)
         return entry
+    }
+
+    func remove(for url: URL) {
+        let file = fileURL(for: url)
+        guard let bytes = Self.fileSize(file) else { return }
+        remove(file: file, bytes: bytes)
+    }
+
+    /// Deletes one entry file of `bytes` bytes and takes it off the running total.
+    private func remove(file: URL, bytes: Int) {
+        guard unlink(file.path) == 0 else { return }
+        accounting.withLock { state in
+            if let total = state.totalBytes { state.totalBytes = max(0, total - bytes) }
+        }
     }
 
     @discardableResult
