@@ -74,6 +74,9 @@ enum GallerySource {
     struct Page: Sendable {
         var gallery: Gallery
         var next: URL?
+        /// Why the page's next-page link cannot be followed, when it has one that cannot
+        /// (`Gallery.nextPageLink`): the next page fails with it.
+        var nextProblem: String? = nil
     }
 
     /// Reads and parses the gallery named by `argument` (a path, a file: URL or an http(s) URL;
@@ -114,7 +117,8 @@ enum GallerySource {
         }
         do {
             let gallery = try GalleryReader.read(response.data, source: url, mapping: reading.mapping, preset: reading.preset)
-            return Page(gallery: gallery, next: gallery.nextPageURL(after: url, linkHeader: response.linkHeader))
+            let link = gallery.nextPageLink(after: url, linkHeader: response.linkHeader)
+            return Page(gallery: gallery, next: link.url, nextProblem: link.problem)
         } catch {
             throw Failure(status: .dataError, message: error.description)
         }
@@ -132,13 +136,20 @@ enum GallerySource {
         var gallery = first.gallery
         var trail = PageTrail(first: url)
         var next = trail.unvisited(first.next)
+        var problem = first.nextProblem
         var count = 1
-        while count < maxPages, let pageURL = next {
+        while count < maxPages {
+            guard let pageURL = next else {
+                // A link that cannot be followed fails the next page; the pages read stand.
+                guard let problem else { break }
+                return (gallery, Failure(status: .dataError, message: "page \(count + 1): \(problem)"))
+            }
             do {
                 let page = try page(at: pageURL, fetcher: fetcher, reading: reading)
                 trail.visited(pageURL)
                 gallery.append(page: page.gallery)
                 next = trail.unvisited(page.next)
+                problem = page.nextProblem
                 count += 1
             } catch {
                 let failure = Failure(status: error.status, message: "page \(count + 1) (\(pageURL.absoluteString)): \(error.message)")

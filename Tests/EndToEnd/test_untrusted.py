@@ -127,6 +127,24 @@ class UntrustedListTests(E2ETestCase):
         self.assertEqual(r.returncode, 65, r.stderr)
         self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: [0].url: not a URL string (found a number)")
 
+    def test_a_bad_next_link_fails_the_next_page_not_this_one(self):
+        # Given a remote feed with a file: next_url and a number no Double holds in a field
+        # Vitrine does not read
+        (self.root / "feed.json").write_text(json.dumps({
+            "version": "https://jsonfeed.org/version/1.1", "next_url": "file:///etc/passwd",
+            "items": [{"id": "1", "title": "One", "image": "flags/fr.png"}]}).replace(
+            '"id": "1"', '"id": "1", "width": 1e999'))
+        server = self.serve(self.root)
+        # When one page is listed, the link is not followed: nothing fails
+        r = self.list(server.url("feed.json"))
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout.split("\t")[0], "One")
+        # When two are, page 1's items are printed, then page 2 fails with the field's name
+        r = self.list(server.url("feed.json"), "--pages", "2")
+        self.assertEqual(r.returncode, 65, r.stderr)
+        self.assertEqual(r.stdout.split("\t")[0], "One")
+        self.assertEqual(r.stderr.strip(), "vitrine: page 2: next_url: file: URL in a gallery read over http")
+
 
 class UntrustedBrowserTests(E2ETestCase):
     def test_a_bad_row_shows_the_failure_glyph_and_its_reason(self):

@@ -37,7 +37,7 @@ enum JSONFeed: FormatReader {
             }
             builders.append((item, entry.path))
         }
-        let next = try context.resolver.pageURL(root.member("next_url")).map(NextPage.url)
+        let next = context.resolver.nextPage(root.member("next_url"))
         return try MappedGallery(
             title: try root.text("title"), builders: builders,
             expected: "image, banner_image or an image attachment", nextPage: next
