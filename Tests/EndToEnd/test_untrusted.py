@@ -127,6 +127,17 @@ class UntrustedListTests(E2ETestCase):
         self.assertEqual(r.returncode, 65, r.stderr)
         self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: [0].url: not a URL string (found a number)")
 
+    def test_an_entry_of_the_wrong_type_fails_its_row_only(self):
+        write_json(self.root / "feed.json", {"version": "https://jsonfeed.org/version/1.1", "items": [
+            {"id": "1", "title": "Good", "image": "flags/fr.png"}, 7,
+            {"id": "2", "title": "Typed", "image": "flags/fr.png", "attachments": 5}]})
+        r = self.list(str(self.root / "feed.json"))
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertEqual([(row[0], row[3]) for row in rows], [
+            ("Good", ""), ("Item 2", "not an object (found a number)"),
+            ("Typed", "attachments: not an array (found a number)")])
+
     def test_a_bad_next_link_fails_the_next_page_not_this_one(self):
         # Given a remote feed with a file: next_url and a number no Double holds in a field
         # Vitrine does not read

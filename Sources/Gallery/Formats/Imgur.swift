@@ -22,21 +22,23 @@ enum Imgur: FormatReader {
         if images == nil { images = try root.array("data") }
         var builders: [(ItemBuilder, KeyPath)] = []
         for image in images ?? [] {
-            guard image.node.object != nil else { throw image.typeError("an object") }
-            var item = ItemBuilder(title: try image.text(anyOf: ["title", "description"]))
-            switch context.resolver.resolve(image.member("link")) {
-            case let resolved? where resolved.string != nil:
-                let string = resolved.string!
-                guard let link = URL(string: string) else { break }
-                let isVideo = ["mp4", "gifv", "webm"].contains(link.pathExtension.lowercased())
-                item.thumbnail = .url(sized(link, suffix: "t").absoluteString)
-                item.image = .url(isVideo ? sized(link, suffix: "h").absoluteString : string)
-            case let problem?:
-                item.image = problem
-            case nil:
-                break
+            builders.build(image) { image throws(MappingError) -> ItemBuilder? in
+                guard image.node.object != nil else { throw image.typeError("an object") }
+                var item = ItemBuilder(title: try image.text(anyOf: ["title", "description"]))
+                switch context.resolver.resolve(image.member("link")) {
+                case let resolved? where resolved.string != nil:
+                    let string = resolved.string!
+                    guard let link = URL(string: string) else { break }
+                    let isVideo = ["mp4", "gifv", "webm"].contains(link.pathExtension.lowercased())
+                    item.thumbnail = .url(sized(link, suffix: "t").absoluteString)
+                    item.image = .url(isVideo ? sized(link, suffix: "h").absoluteString : string)
+                case let problem?:
+                    item.image = problem
+                case nil:
+                    break
+                }
+                return item
             }
-            builders.append((item, image.path))
         }
         return try MappedGallery(title: try album?.text("title"), builders: builders, expected: "a link")
     }

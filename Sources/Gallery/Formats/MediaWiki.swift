@@ -34,21 +34,23 @@ enum MediaWiki: FormatReader {
         }
         var builders: [(ItemBuilder, KeyPath)] = []
         for page in pages {
-            guard let info = try page.array("imageinfo")?.first else { continue }
-            var title = try page.text("title")
-            if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon] == "File" || t[..<colon] == "Image" {
-                title = String(t[t.index(after: colon)...])
+            builders.build(page) { page throws(MappingError) -> ItemBuilder? in
+                guard let info = try page.array("imageinfo")?.first else { return nil }
+                var title = try page.text("title")
+                if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon] == "File" || t[..<colon] == "Image" {
+                    title = String(t[t.index(after: colon)...])
+                }
+                var item = ItemBuilder(title: title)
+                if let url = context.resolver.resolve(info.member("url")) {
+                    item.images.append(Rendition(url: url, width: try info.number("width"), height: try info.number("height")))
+                }
+                if let thumb = context.resolver.resolve(info.member("thumburl")) {
+                    item.thumbnails.append(Rendition(
+                        url: thumb, width: try info.number("thumbwidth"), height: try info.number("thumbheight")
+                    ))
+                }
+                return item
             }
-            var item = ItemBuilder(title: title)
-            if let url = context.resolver.resolve(info.member("url")) {
-                item.images.append(Rendition(url: url, width: try info.number("width"), height: try info.number("height")))
-            }
-            if let thumb = context.resolver.resolve(info.member("thumburl")) {
-                item.thumbnails.append(Rendition(
-                    url: thumb, width: try info.number("thumbwidth"), height: try info.number("thumbheight")
-                ))
-            }
-            builders.append((item, page.path))
         }
         var next: NextPage?
         if let members = try root.object("continue")?.node.object {
