@@ -190,16 +190,15 @@ enum GallerySource {
         case .success(let response): return GalleryResponse(data: response.data, linkHeader: response.headers["link"])
         case .failure(let error):
             let name = url.isFileURL ? url.path : url.absoluteString
+            let status = ExitStatus(for: error)
             switch error {
-            case .httpStatus(404), .httpStatus(410), .file:
-                throw Failure(status: .noInput, message: "\(name): \(error)")
             case .responseTooLarge(let limit):
-                throw Failure(status: .dataError, message: "\(name): gallery larger than the \(ByteSize.describe(limit)) limit")
-            case .notCached:
-                throw Failure(status: .unavailable, message: "\(name): \(error)")
-            default:
+                throw Failure(status: status, message: "\(name): gallery larger than the \(ByteSize.describe(limit)) limit")
+            case _ where status == .unavailable && error != .notCached:
                 // A gallery fetched before is in the disk cache: say how to open it.
-                throw Failure(status: .unavailable, message: "\(name): \(error) (--offline opens the copy in the disk cache, if any)")
+                throw Failure(status: status, message: "\(name): \(error) (--offline opens the copy in the disk cache, if any)")
+            default:
+                throw Failure(status: status, message: "\(name): \(error)")
             }
         }
     }

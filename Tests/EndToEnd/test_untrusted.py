@@ -357,6 +357,24 @@ class InjectionTests(E2ETestCase):
         self.assertPaneClean(term, log)
 
 
+class ExitStatusTests(E2ETestCase):
+    """One mapping from a failed load to an exit status, whichever command meets it."""
+
+    def test_every_command_exits_alike_for_the_same_failure(self):
+        root = self.tmp / "root"
+        root.mkdir()
+        server = self.serve(root)
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache), LANG="C.UTF-8")
+        cases = {"redirect-file/etc/passwd": 69, "status/500/x": 69, "status/404/x": 66, "html/x": 65}
+        for path, status in cases.items():
+            for command in ("render", "list"):
+                if command == "list" and path == "html/x":
+                    continue  # a page is a gallery that fails to parse there, also 65
+                r = subprocess.run([binary(), command, server.url(path)], capture_output=True, text=True,
+                                   timeout=30, stdin=subprocess.DEVNULL, env=env)
+                self.assertEqual(r.returncode, status, "%s %s: %s" % (command, path, r.stderr))
+
+
 class BigGalleryProgressTests(E2ETestCase):
     """A gallery over 8 MB gets a one-line note on stderr while it is read and parsed, when
     stderr is a terminal; the line is erased once the gallery is read."""
