@@ -39,6 +39,12 @@ static inline int vt_can_address_cursor(void) {
     char *cup = tigetstr("cup");
     return cup != NULL && cup != (char *)-1;
 }
+/* A terminfo string capability (rmkx, rmcup, cnorm, sgr0), or NULL when the terminal has none
+   (tigetstr's (char *)-1, "not a string capability", is NULL here too). */
+static inline const char *vt_tigetstr(const char *name) {
+    char *s = tigetstr((char *)name);
+    return s == (char *)-1 ? NULL : s;
+}
 /* tigetflag takes a non-const char * in ncurses 6.4. */
 static inline int vt_tigetflag(const char *name) { return tigetflag((char *)name); }
 

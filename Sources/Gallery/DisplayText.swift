@@ -13,11 +13,34 @@ public enum DisplayText {
     ///   (U+200B, U+2060–2064, U+206A–206F, U+FEFF, U+00AD, U+180E, U+FFF9–FFFB, and tag
     ///   characters outside an emoji flag sequence).
     /// - Keeps ZWJ / ZWNJ (emoji sequences, Persian, Indic scripts), CJK, emoji and combining
-    ///   marks, but at most 8 combining marks in a row ("Zalgo" text spills over rows).
+    ///   marks, but at most 8 combining marks in a row ("Zalgo" text spills over rows); a ZWNJ
+    ///   or ZWJ after a mark counts toward that run instead of starting a new one.
     /// - Turns every run of whitespace (tabs, newlines, U+2028, NBSP, ...) into one space and
     ///   trims both ends.
     public static func sanitize(_ s: String) -> String {
         if isPlainASCII(s) { return s }
+        return clean(s, keepingLayout: false)
+    }
+
+    /// Returns `s`, a message for stdout or stderr that may quote untrusted text (a server's
+    /// `Location`, a gallery's next link, a file name, a libvips hint), with the same things
+    /// removed as ``sanitize(_:)`` but its layout kept: line feeds stay line breaks and spaces
+    /// stay as they are (a caret under an expression still points at its column); every other
+    /// whitespace control (tab, CR, VT, FF, NEL, U+2028/2029) becomes one space.
+    ///
+    /// This is the one filter at Vitrine's output boundary: everything printed by `vitrine`
+    /// (errors, `list` rows, `cache` lines, progress notes) goes through it or ``sanitize(_:)``.
+    public static func sanitizeMessage(_ s: String) -> String {
+        var plain = true
+        for byte in s.utf8 where !((0x20...0x7E).contains(byte) || byte == 0x0A) {
+            plain = false
+            break
+        }
+        return plain ? s : clean(s, keepingLayout: true)
+    }
+
+    /// The shared filter of ``sanitize(_:)`` and ``sanitizeMessage(_:)``.
+    private static func clean(_ s: String, keepingLayout: Bool) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         var marksInRow = 0
@@ -33,16 +56,30 @@ public enum DisplayText {
                 lookahead = skipEscape(introducer: c, next: next)
                 continue
             }
-            if c.properties.isWhitespace || v == 0x85 {
+            if keepingLayout {
+                if v == 0x0A || v == 0x20 {
+                    out.append(c)
+                    marksInRow = 0
+                    continue
+                }
+                if c.properties.isWhitespace || v == 0x85 {
+                    out.append(" ")
+                    marksInRow = 0
+                    continue
+                }
+            } else if c.properties.isWhitespace || v == 0x85 {
                 pendingSpace = true
                 continue
             }
             if isHidden(c, after: out.last) { continue }
             let isMark = c.properties.generalCategory == .nonspacingMark
                 || c.properties.generalCategory == .enclosingMark
-            if isMark {
+            // Joiners (ZWNJ, ZWJ) between marks neither end the run of marks nor escape its
+            // limit: "a" + 8 marks + ZWNJ + 8 marks is still one tower of 16.
+            let isJoiner = v == 0x200C || v == 0x200D
+            if isMark || (isJoiner && marksInRow > 0) {
                 marksInRow += 1
-                if marksInRow > 8 { continue }
+                if marksInRow > maxMarksInRow { continue }
             } else {
                 marksInRow = 0
             }
@@ -52,6 +89,9 @@ public enum DisplayText {
         }
         return String(out)
     }
+
+    /// Combining marks (and joiners among them) kept in a row; the rest are dropped.
+    static let maxMarksInRow = 8
 
     /// Printable ASCII with single inner spaces and none at the ends: nothing to do.
     private static func isPlainASCII(_ s: String) -> Bool {

@@ -15,11 +15,23 @@ extension Gallery {
     ///   answering "next: here" cannot make a caller loop. Callers fetching many pages should
     ///   also remember every URL they fetched.
     public func nextPageURL(after request: URL, linkHeader: String? = nil) -> URL? {
+        nextPageLink(after: request, linkHeader: linkHeader).url
+    }
+
+    /// ``nextPageURL(after:linkHeader:)``, and when there is a next-page link that cannot be
+    /// followed, why (`problem`, sanitized): a `file:` link from a gallery read over http(s),
+    /// or a ``NextPage/unusable(_:)`` link. The page after this one fails with that reason;
+    /// this page's items stand.
+    public func nextPageLink(after request: URL, linkHeader: String? = nil) -> (url: URL?, problem: String?) {
+        var problem: String?
+        if case .unusable(let reason)? = nextPage { problem = DisplayText.sanitize(reason) }
         let next = nextPage?.url(after: request)
             ?? linkHeader.flatMap { LinkHeader.next(from: $0, relativeTo: request) }
-        guard let next, next.absoluteURL != request.absoluteURL else { return nil }
-        if request.isFileURL == false, next.isFileURL { return nil }
-        return next
+        guard let next, next.absoluteURL != request.absoluteURL else { return (nil, problem) }
+        if request.isFileURL == false, next.isFileURL {
+            return (nil, "next page: file: URL in a gallery read over \(request.scheme ?? "http")")
+        }
+        return (next, nil)
     }
 
     /// Adds the items of `page` (the page after this one) and takes its next-page info.

@@ -86,14 +86,28 @@ public enum GalleryReader {
     ) throws(GalleryError) -> Gallery {
         let context = MappingContext(resolver: URLResolver(base: source))
         var format = GalleryFormat.mapped
-        do {
+        do throws(MappingError) {
             var mapped: MappedGallery
             if let mapping, mapping.mapsItems {
                 mapped = try ExplicitMapping.map(Cursor(root), mapping: mapping, context: context)
             } else {
                 let reader = readers.first { $0.matches(root) } ?? readers[readers.count - 1]
                 format = reader.format
-                mapped = try reader.map(Cursor(root), context: context)
+                do throws(MappingError) {
+                    mapped = try reader.map(Cursor(root), context: context)
+                } catch {
+                    // The signature matched but the shape does not (a service's other
+                    // endpoint, a near miss): the generic search gets its turn, unless the
+                    // format was forced or the search itself failed. Its error is kept only
+                    // when the search finds nothing either.
+                    guard readers.count > 1, reader != GenericSearch.self else { throw error }
+                    do throws(MappingError) {
+                        mapped = try GenericSearch.map(Cursor(root), context: context)
+                    } catch _ {
+                        throw error
+                    }
+                    format = GenericSearch.format
+                }
                 if let next = mapping?.next {
                     mapped.nextPage = try ExplicitMapping.nextPage(Cursor(root), expression: next, context: context)
                 }

@@ -15,6 +15,10 @@ public enum NextPage: Sendable, Hashable {
     case page(Int)
     /// MediaWiki: repeat the request with every member of the `continue` object set.
     case mediaWikiContinue([String: String])
+    /// A next-page link the gallery gave that cannot be followed (`file:` in a gallery read
+    /// over http, not a URL string, ...), with the reason naming its field: the page after
+    /// this one fails, this one does not.
+    case unusable(String)
 
     /// The request for the next page, made from the request that returned this one by setting
     /// or replacing its query items (`offset`, `after`, `page`, or the `continue` members).
@@ -27,6 +31,7 @@ public enum NextPage: Sendable, Hashable {
         case .redditAfter(let after): items = ["after": after]
         case .page(let page): items = ["page": String(page)]
         case .mediaWikiContinue(let members): items = members
+        case .unusable: return nil
         }
         guard var components = URLComponents(url: request, resolvingAgainstBaseURL: true) else { return nil }
         var query = (components.queryItems ?? []).filter { items[$0.name] == nil }

@@ -2,6 +2,13 @@ import Foundation
 import Synchronization
 
 extension ImagePipeline {
+    /// Where a fetched body came from: a body from the disk cache that fails to decode has its
+    /// entry deleted and is fetched once more from the network.
+    enum BodySource: Sendable {
+        case network
+        case diskCache
+    }
+
     /// Gets the bytes of `request` for a load that holds a fetch slot: from the disk cache when
     /// it has a fresh entry, else from the data loader (a conditional request when a stale entry
     /// has validators). `completion` runs once, on a background thread.
@@ -17,32 +24,35 @@ extension ImagePipeline {
     /// - `request.reload` skips the read (no entry, no validators) but stores the new bytes.
     ///
     /// Without a disk cache, or for file and `data:` URLs, this is `dataLoader.loadData`.
+    /// `completion` is told where the bytes came from (`.diskCache` for a fresh or offline entry
+    /// and for a 304's stored bytes).
     func fetch(
-        _ request: ImageRequest, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+        _ request: ImageRequest,
+        completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>, BodySource) -> Void
     ) -> any Cancellable {
         let url = request.url
         if configuration.offline && DiskCache.isCacheable(url) && diskCache == nil {
-            completion(.failure(.notCached))
+            completion(.failure(.notCached), .network)
             return CancellationFlag()
         }
         guard let disk = diskCache, DiskCache.isCacheable(url) else {
             state.withLock { $0.statistics.fetchesStarted += 1 }
-            return dataLoader.loadData(for: url, completion: completion)
+            return dataLoader.loadData(for: url) { completion($0, .network) }
         }
         let handle = StagedCancellable()
         let skipRead = request.reload || !configuration.readsDiskCache
         let offline = configuration.offline
         diskQueue.async { [self] in
             let cached = skipRead && !offline ? nil : disk.entry(for: url)
-            if handle.isCancelled { return completion(.failure(.cancelled)) }
+            if handle.isCancelled { return completion(.failure(.cancelled), .network) }
             if offline {
-                guard let cached else { return completion(.failure(.notCached)) }
+                guard let cached else { return completion(.failure(.notCached), .network) }
                 state.withLock { $0.statistics.diskCacheHits += 1 }
-                return completion(.success(cached.data))
+                return completion(.success(cached.data), .diskCache)
             }
             if let cached, Freshness.isFresh(cached.metadata, now: Date()) {
                 state.withLock { $0.statistics.diskCacheHits += 1 }
-                return completion(.success(cached.data))
+                return completion(.success(cached.data), .diskCache)
             }
             if let cached, Freshness.mayServeStale(cached.metadata) {
                 // Stale but revalidatable: shown now, revalidated once delivered (`finish`).
@@ -50,12 +60,16 @@ extension ImagePipeline {
                     state.statistics.diskCacheStaleHits += 1
                     state.staleServed[request.key] = cached
                 }
-                return completion(.success(cached.data))
+                return completion(.success(cached.data), .diskCache)
             }
             state.withLock { $0.statistics.fetchesStarted += 1 }
             let inner = dataLoader.loadResponse(for: url, validators: cached?.metadata.validators) { [self] result in
                 // On the disk queue: a write must not hold up the completion thread.
-                diskQueue.async { [self] in completion(received(result, for: url, cached: cached, disk: disk)) }
+                diskQueue.async { [self] in
+                    let body = received(result, for: url, cached: cached, disk: disk)
+                    let notModified = if case .success(let response) = result { response.notModified } else { false }
+                    completion(body, notModified ? .diskCache : .network)
+                }
             }
             handle.set(inner)
         }

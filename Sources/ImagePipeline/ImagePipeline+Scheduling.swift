@@ -216,8 +216,8 @@ extension ImagePipeline {
     func startFetches(_ loads: [FetchStart]) {
         for load in loads {
             let (key, generation, fetchID) = (load.key, load.generation, load.fetchID)
-            let handle = fetch(load.request) { [self] result in
-                fetched(key: key, generation: generation, fetchID: fetchID, result: result)
+            let handle = fetch(load.request) { [self] result, source in
+                fetched(key: key, generation: generation, fetchID: fetchID, result: result, source: source)
             }
             let stale = state.withLock { state -> Bool in
                 guard state.tasks[key]?.fetchID == fetchID, state.tasks[key]?.phase == .fetching else { return true }
@@ -229,7 +229,8 @@ extension ImagePipeline {
     }
 
     private func fetched(
-        key: ImageRequest.Key, generation: Int, fetchID: Int, result: Result<Data, ImagePipeline.Error>
+        key: ImageRequest.Key, generation: Int, fetchID: Int, result: Result<Data, ImagePipeline.Error>,
+        source: BodySource = .network
     ) {
         let policy = RetryPolicy(maxRetries: configuration.maxRetries, base: configuration.retryBaseDelay)
         if case .success(let data) = result { heapTrimmer.fetched(bytes: data.count) }
@@ -291,11 +292,39 @@ extension ImagePipeline {
                             data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
                             maxPixels: configuration.maxPixels))
                 } catch {
+                    if healDiskEntry(key: key, generation: generation, source: source) { return }
                     decoded = .failure(error)
                 }
                 finish(key: key, generation: generation, result: decoded)
             }
         }
+    }
+
+    /// A body failed to decode: its disk-cache entry, if any, goes (a body stored before it
+    /// was decoded, or one damaged since). When the body came from the disk cache, the load is
+    /// queued again as a reload (which reads no entry, so this happens once per load) and true
+    /// is returned; otherwise (from the network, offline, the load gone) the failure stands.
+    private func healDiskEntry(key: ImageRequest.Key, generation: Int, source: BodySource) -> Bool {
+        guard let disk = diskCache else { return false }
+        let retry = source == .diskCache && !configuration.offline
+        let url = state.withLock { state -> URL? in
+            guard let task = state.tasks[key], task.generation == generation, DiskCache.isCacheable(task.request.url)
+            else { return nil }
+            if retry && !task.request.reload {
+                state.tasks[key]!.request.reload = true
+                state.tasks[key]!.phase = .queued
+                state.tasks[key]!.notBefore = nil
+                state.statistics.diskCacheHeals += 1
+            }
+            return task.request.url
+        }
+        guard let url else { return false }
+        let requeued = retry && state.withLock { $0.tasks[key]?.phase == .queued }
+        diskQueue.async { [self] in
+            disk.remove(for: url)
+            if requeued { startWaiting() }
+        }
+        return requeued
     }
 
     /// Takes a decoded (or dropped) body of `bytes` bytes off the decode backlog, and starts

@@ -135,6 +135,8 @@ public final class ImagePipeline: Sendable {
         public var diskCacheStaleHits = 0
         /// Background revalidations whose server had a changed image, which replaced the stale one.
         public var staleImagesReplaced = 0
+        /// Disk-cache entries whose body failed to decode: deleted and fetched once more.
+        public var diskCacheHeals = 0
         /// Fetches cancelled before they finished.
         public var fetchesCancelled = 0
         /// Loads running now.

@@ -74,6 +74,9 @@ enum GallerySource {
     struct Page: Sendable {
         var gallery: Gallery
         var next: URL?
+        /// Why the page's next-page link cannot be followed, when it has one that cannot
+        /// (`Gallery.nextPageLink`): the next page fails with it.
+        var nextProblem: String? = nil
     }
 
     /// Reads and parses the gallery named by `argument` (a path, a file: URL or an http(s) URL;
@@ -114,7 +117,8 @@ enum GallerySource {
         }
         do {
             let gallery = try GalleryReader.read(response.data, source: url, mapping: reading.mapping, preset: reading.preset)
-            return Page(gallery: gallery, next: gallery.nextPageURL(after: url, linkHeader: response.linkHeader))
+            let link = gallery.nextPageLink(after: url, linkHeader: response.linkHeader)
+            return Page(gallery: gallery, next: link.url, nextProblem: link.problem)
         } catch {
             throw Failure(status: .dataError, message: error.description)
         }
@@ -132,13 +136,20 @@ enum GallerySource {
         var gallery = first.gallery
         var trail = PageTrail(first: url)
         var next = trail.unvisited(first.next)
+        var problem = first.nextProblem
         var count = 1
-        while count < maxPages, let pageURL = next {
+        while count < maxPages {
+            guard let pageURL = next else {
+                // A link that cannot be followed fails the next page; the pages read stand.
+                guard let problem else { break }
+                return (gallery, Failure(status: .dataError, message: "page \(count + 1): \(problem)"))
+            }
             do {
                 let page = try page(at: pageURL, fetcher: fetcher, reading: reading)
                 trail.visited(pageURL)
                 gallery.append(page: page.gallery)
                 next = trail.unvisited(page.next)
+                problem = page.nextProblem
                 count += 1
             } catch {
                 let failure = Failure(status: error.status, message: "page \(count + 1) (\(pageURL.absoluteString)): \(error.message)")
@@ -179,16 +190,15 @@ enum GallerySource {
         case .success(let response): return GalleryResponse(data: response.data, linkHeader: response.headers["link"])
         case .failure(let error):
             let name = url.isFileURL ? url.path : url.absoluteString
+            let status = ExitStatus(for: error)
             switch error {
-            case .httpStatus(404), .httpStatus(410), .file:
-                throw Failure(status: .noInput, message: "\(name): \(error)")
             case .responseTooLarge(let limit):
-                throw Failure(status: .dataError, message: "\(name): gallery larger than the \(ByteSize.describe(limit)) limit")
-            case .notCached:
-                throw Failure(status: .unavailable, message: "\(name): \(error)")
-            default:
+                throw Failure(status: status, message: "\(name): gallery larger than the \(ByteSize.describe(limit)) limit")
+            case _ where status == .unavailable && error != .notCached:
                 // A gallery fetched before is in the disk cache: say how to open it.
-                throw Failure(status: .unavailable, message: "\(name): \(error) (--offline opens the copy in the disk cache, if any)")
+                throw Failure(status: status, message: "\(name): \(error) (--offline opens the copy in the disk cache, if any)")
+            default:
+                throw Failure(status: status, message: "\(name): \(error)")
             }
         }
     }
@@ -260,12 +270,15 @@ struct ReadingProgress {
 
     /// Rewrites the line: "\r<stage> <name>: <size> MB…", the rest of the line erased.
     func show(stage: String) {
-        Self.write("\r\(stage) \(label)\u{1B}[K")
+        Output.control(.lineStart)
+        Output.err("\(stage) \(label)")
+        Output.control(.eraseLine)
     }
 
     /// Erases the line, leaving the cursor at its start.
     func clear() {
-        Self.write("\r\u{1B}[K")
+        Output.control(.lineStart)
+        Output.control(.eraseLine)
     }
 
     /// The size of a regular file behind a file: URL; nil otherwise.
@@ -273,10 +286,6 @@ struct ReadingProgress {
         guard url.isFileURL, let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
               attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
         return (attributes[.size] as? NSNumber)?.intValue
-    }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 

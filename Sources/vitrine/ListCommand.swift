@@ -36,38 +36,88 @@ enum ListCommand {
         let url = try GallerySource.url(for: argument)
         let (gallery, failure) = try GallerySource.pages(
             from: url, maxPages: options.pages, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
-        try write(gallery.items, as: options.output)
+        write(gallery.items, as: options.output)
         if let failure { throw failure }
     }
 
-    static func write(_ items: [GalleryItem], as output: ListOutput) throws(Failure) {
-        var text = ""
+    /// Prints `items` to stdout in `output`'s format, streamed in 64 KiB chunks (a million
+    /// items cost one chunk of memory beyond the items themselves, in JSON as in TSV). Every
+    /// field goes through ``DisplayText/sanitize(_:)`` on the way out (titles and problems were
+    /// sanitized when read; URLs and file names are checked here too: this is the output
+    /// boundary).
+    static func write(_ items: [GalleryItem], as output: ListOutput) {
+        var writer = ChunkWriter()
         switch output {
         case .tsv:
-            // Written in chunks: the whole list as one string, then as bytes, would cost a big
-            // gallery twice its listing in memory.
-            text.reserveCapacity(1 << 16)
             for item in items {
-                text += item.title
-                text += "\t" + (item.thumbnailURLString ?? "")
-                text += "\t" + (item.imageURLString ?? "")
-                text += "\t" + (item.problem ?? "") + "\n"
-                if text.utf8.count >= 1 << 16 {
-                    FileHandle.standardOutput.write(Data(text.utf8))
-                    text.removeAll(keepingCapacity: true)
-                }
+                writer.append(DisplayText.sanitize(item.title))
+                writer.append("\t")
+                writer.append(DisplayText.sanitize(item.thumbnailURLString ?? ""))
+                writer.append("\t")
+                writer.append(DisplayText.sanitize(item.imageURLString ?? ""))
+                writer.append("\t")
+                writer.append(DisplayText.sanitize(item.problem ?? ""))
+                writer.append("\n")
             }
         case .json:
-            let objects: [[String: String]] = items.map {
-                var object = ["title": $0.title, "thumbnail": $0.thumbnailURLString ?? "", "image": $0.imageURLString ?? ""]
-                if let problem = $0.problem { object["problem"] = problem }
-                return object
+            // The layout of JSONSerialization's .prettyPrinted with .sortedKeys, which this
+            // output had before it was streamed: keys image, problem (only when there is one),
+            // thumbnail, title.
+            if items.isEmpty {
+                writer.append("[\n\n]\n")
+                break
             }
-            guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
-                throw Failure(status: .software, message: "could not encode the item list")
+            writer.append("[\n")
+            for (index, item) in items.enumerated() {
+                writer.append(index == 0 ? "  {\n" : ",\n  {\n")
+                writer.member("image", item.imageURLString ?? "")
+                if let problem = item.problem { writer.member("problem", problem) }
+                writer.member("thumbnail", item.thumbnailURLString ?? "")
+                writer.member("title", item.title, last: true)
+                writer.append("  }")
             }
-            text = String(decoding: data, as: UTF8.self) + "\n"
+            writer.append("\n]\n")
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        writer.flush()
+    }
+}
+
+/// Bytes for stdout, written whenever 64 KiB have gathered.
+struct ChunkWriter {
+    private var buffer: [UInt8] = []
+    static let chunkBytes = 1 << 16
+
+    init() { buffer.reserveCapacity(Self.chunkBytes + 4096) }
+
+    /// Appends `text` as it is (the caller sanitized it, or it is Vitrine's own).
+    mutating func append(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.chunkBytes { flush() }
+    }
+
+    /// Appends `    "key" : "value"` and `,` unless `last`, then a line feed; the value is
+    /// sanitized and JSON-escaped (RFC 8259 section 7: quote, backslash, and controls; `/` is
+    /// left alone).
+    mutating func member(_ key: String, _ value: String, last: Bool = false) {
+        append("    \"\(key)\" : \"")
+        for byte in DisplayText.sanitize(value).utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): buffer.append(contentsOf: #"\\"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                buffer.append(contentsOf: #"\u00"#.utf8)
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 15)])
+            default: buffer.append(byte)
+            }
+        }
+        append(last ? "\"\n" : "\",\n")
+    }
+
+    /// Writes what has gathered.
+    mutating func flush() {
+        Output.outSanitized(buffer)
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -31,13 +31,7 @@ enum RenderCommand {
         switch result {
         case .success(let decoded): image = decoded
         case .failure(let error):
-            let status: ExitStatus
-            switch error {
-            case .httpStatus(404), .httpStatus(410), .file: status = .noInput
-            case .network, .timedOut, .tooSlow, .httpStatus, .serverBusy: status = .unavailable
-            default: status = .dataError
-            }
-            throw Failure(status: status, message: "\(argument): \(message(for: error))")
+            throw Failure(status: ExitStatus(for: error), message: "\(argument): \(message(for: error))")
         }
         let fitted = HalfBlockRenderer.fittedSize(
             imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,

@@ -6,9 +6,10 @@ import TerminalUI
 import Glibc
 #endif
 
-/// Prints a failure to stderr and exits with its sysexits status.
+/// Prints a failure to stderr (sanitized: it may quote a server or a gallery) and exits with
+/// its sysexits status.
 func fail(_ failure: Failure) -> Never {
-    FileHandle.standardError.write(Data("vitrine: \(failure.message)\n".utf8))
+    Output.err("vitrine: \(failure.message)\n")
     exit(failure.status.rawValue)
 }
 
@@ -22,9 +23,9 @@ if logFD >= 0 { ImagePipeline.sendDecoderWarnings(toFileDescriptor: logFD) }
 do throws(Failure) {
     switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {
     case .help:
-        print(helpText)
+        Output.out(helpText + "\n")
     case .version:
-        print(versionText)
+        Output.out(versionText + "\n")
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
     case .list(let gallery, let options):
@@ -34,13 +35,13 @@ do throws(Failure) {
         if action == .clear {
             do throws(ImagePipeline.Error) {
                 let n = try cache.removeAll()
-                print("removed \(n) \(n == 1 ? "entry" : "entries") from \(cache.directory.path)")
+                Output.out("removed \(n) \(n == 1 ? "entry" : "entries") from \(cache.directory.path)\n")
             } catch {
                 throw Failure(status: .software, message: error.description)
             }
         } else {
             let s = cache.summary()
-            print("location: \(s.directory.path)\nentries: \(s.entries)\nbytes: \(s.totalBytes) (limit \(s.byteLimit))")
+            Output.out("location: \(s.directory.path)\nentries: \(s.entries)\nbytes: \(s.totalBytes) (limit \(s.byteLimit))\n")
         }
     case .browse(let argument, let options):
         let center = NotificationCenter()
@@ -73,10 +74,7 @@ do throws(Failure) {
         screen.close()
         dup2(savedStderr, 2)
         let sig = TerminalRestore.pendingTerminationSignal
-        if sig != 0 {
-            signal(sig, SIG_DFL)
-            raise(sig)
-        }
+        if sig != 0 { TerminalRestore.dieOf(sig) }
     }
 } catch {
     fail(error)

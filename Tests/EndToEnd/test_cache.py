@@ -92,6 +92,29 @@ class DiskCacheTests(E2ETestCase):
         self.assertEqual(len(server.image_requests()), 18)
         self.assertIn("entries: 0", self.cache_command("info").stdout)
 
+    def test_a_damaged_entry_heals_on_the_next_launch(self):
+        # Given a first launch that stored the six rows on screen
+        root = self.make_gallery()
+        server = self.serve(root)
+        url = server.url("gallery.json")
+        self.run_once(url)
+        self.assertEqual(len(server.image_requests()), 6)
+        # When one bit flips in the body of the entry for fr.png (fresh for an hour)
+        entries = [p for p in (self.cache / "vitrine").iterdir() if len(p.name) == 64]
+        fr = next(p for p in entries if b"fr.png" in p.read_bytes()[:2048])
+        data = bytearray(fr.read_bytes())
+        data[-40] ^= 0x04
+        fr.write_bytes(bytes(data))
+        # Then the next launch shows every row, having asked for that one image again
+        lines = self.run_once(url)
+        self.assertIn("loaded 6 · loading 0 · failed 0", lines[-1])
+        self.assertNotIn("corrupt", "\n".join(lines))
+        again = server.image_requests()[6:]
+        self.assertEqual([r.split(" ")[1] for r in again], ["/flags/fr.png"])
+        # And the launch after that asks for nothing
+        self.run_once(url)
+        self.assertEqual(len(server.image_requests()), 7)
+
 
 if __name__ == "__main__":
     unittest.main()

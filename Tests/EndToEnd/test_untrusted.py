@@ -7,6 +7,7 @@ default <repo>/.build/release/vitrine).
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import E2ETestCase, binary, find_row, link_demo, write_json  # noqa: E402
+from harness import E2ETestCase, Terminal, binary, find_row, link_demo, write_json  # noqa: E402
 
 # (title, url, problem when the gallery is read over http)
 BAD_ITEMS = [
@@ -126,6 +127,35 @@ class UntrustedListTests(E2ETestCase):
         self.assertEqual(r.returncode, 65, r.stderr)
         self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: [0].url: not a URL string (found a number)")
 
+    def test_an_entry_of_the_wrong_type_fails_its_row_only(self):
+        write_json(self.root / "feed.json", {"version": "https://jsonfeed.org/version/1.1", "items": [
+            {"id": "1", "title": "Good", "image": "flags/fr.png"}, 7,
+            {"id": "2", "title": "Typed", "image": "flags/fr.png", "attachments": 5}]})
+        r = self.list(str(self.root / "feed.json"))
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        rows = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertEqual([(row[0], row[3]) for row in rows], [
+            ("Good", ""), ("Item 2", "not an object (found a number)"),
+            ("Typed", "attachments: not an array (found a number)")])
+
+    def test_a_bad_next_link_fails_the_next_page_not_this_one(self):
+        # Given a remote feed with a file: next_url and a number no Double holds in a field
+        # Vitrine does not read
+        (self.root / "feed.json").write_text(json.dumps({
+            "version": "https://jsonfeed.org/version/1.1", "next_url": "file:///etc/passwd",
+            "items": [{"id": "1", "title": "One", "image": "flags/fr.png"}]}).replace(
+            '"id": "1"', '"id": "1", "width": 1e999'))
+        server = self.serve(self.root)
+        # When one page is listed, the link is not followed: nothing fails
+        r = self.list(server.url("feed.json"))
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout.split("\t")[0], "One")
+        # When two are, page 1's items are printed, then page 2 fails with the field's name
+        r = self.list(server.url("feed.json"), "--pages", "2")
+        self.assertEqual(r.returncode, 65, r.stderr)
+        self.assertEqual(r.stdout.split("\t")[0], "One")
+        self.assertEqual(r.stderr.strip(), "vitrine: page 2: next_url: file: URL in a gallery read over http")
+
 
 class UntrustedBrowserTests(E2ETestCase):
     def test_a_bad_row_shows_the_failure_glyph_and_its_reason(self):
@@ -189,6 +219,160 @@ class UntrustedBrowserTests(E2ETestCase):
         self.assertNotIn("\u200D", row)
         self.assertTrue(row.endswith("…"), repr(row))
         self.assertEqual(row.count("…"), 1, repr(row))
+
+
+EVIL = ("\x1b]0;PWNED\x07\x1b[2J\x1b]52;c;UFdORUQ=\x07\u009b2J\u009d0;PWNED\u009c\u202e\x7fX")
+EVIL_QUOTED = "".join("%%%02X" % b for b in EVIL.encode())
+
+
+def injected(data, allow_tab=False):
+    """What in `data` (bytes) a terminal would interpret: ESC, C0 controls other than line feed
+    (and tab in TSV), DEL, C1 controls in UTF-8 (C2 80-9F) and bidi controls. [] when clean."""
+    text = data.decode("utf-8", errors="replace")
+    bad = []
+    for i, ch in enumerate(text):
+        v = ord(ch)
+        if (v < 0x20 and ch != "\n" and not (allow_tab and ch == "\t")) or 0x7F <= v <= 0x9F \
+                or 0x202A <= v <= 0x202E or 0x2066 <= v <= 0x2069 or v in (0x200E, 0x200F, 0x061C):
+            bad.append((i, hex(v), text[max(0, i - 20):i + 20]))
+    return bad
+
+
+class InjectionTests(E2ETestCase):
+    """Escape sequences sent through every field a server, a gallery or a file name controls
+    never reach stdout, stderr or the terminal (fault server: /evil/KIND)."""
+
+    def setUp(self):
+        super().setUp()
+        self.root = self.tmp / "root"
+        self.root.mkdir()
+        link_demo(self.root, "flags/fr.png")
+        self.server = self.serve(self.root)
+
+    def run_vitrine(self, *args, cache=None):
+        env = dict(os.environ, XDG_CACHE_HOME=str(cache or self.cache), LANG="C.UTF-8")
+        return subprocess.run([binary(), *args], capture_output=True, timeout=30,
+                              stdin=subprocess.DEVNULL, env=env)
+
+    def assertClean(self, r, what, tsv=False, stdout=True):
+        self.assertEqual(injected(r.stderr), [], "%s: stderr %r" % (what, r.stderr))
+        if stdout:
+            self.assertEqual(injected(r.stdout, allow_tab=tsv), [], "%s: stdout %r" % (what, r.stdout))
+
+    def test_render_errors_from_every_server_field_are_clean(self):
+        for kind in ("location", "status", "ctype", "headers"):
+            r = self.run_vitrine("render", self.server.url("evil/%s/x.png" % kind), "--size", "10x5")
+            self.assertNotEqual(r.returncode, 0, kind)
+            self.assertTrue(r.stderr.startswith(b"vitrine: "), (kind, r.stderr))
+            self.assertClean(r, kind)
+        # The redirect is reported, its Location minus the controls.
+        r = self.run_vitrine("render", self.server.url("evil/location/x.png"))
+        # (the Location arrived whole: its last character is there, the controls are not)
+        self.assertIn(b"redirect to gopher://127.0.0.1/", r.stderr)
+        self.assertIn(b"X", r.stderr.split(b"redirect to", 1)[1])
+
+    def test_list_output_and_errors_are_clean(self):
+        for output in ("tsv", "json"):
+            r = self.run_vitrine("list", self.server.url("evil/gallery.json"), "--pages", "2", "--output", output)
+            self.assertClean(r, "list " + output, tsv=output == "tsv")
+            # The items of page 1 are printed; page 2 (its link was EVIL) fails after them.
+            self.assertIn(b"redirected", r.stdout)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(b"page 2", r.stderr)
+        r = self.run_vitrine("list", self.server.url("evil/link.json"), "--pages", "2")
+        self.assertClean(r, "Link header", tsv=True)
+        self.assertIn(b"page 2", r.stderr)
+
+    def test_a_local_gallerys_next_link_and_file_names_are_clean(self):
+        # A relative next link that percent-decodes to escapes, in a local gallery
+        (self.root / "local.json").write_text(json.dumps({
+            "version": "https://jsonfeed.org/version/1.1", "title": "t",
+            "items": [{"id": "1", "title": "one", "image": "flags/fr.png"}],
+            "next_url": EVIL_QUOTED + ".json"}))
+        r = self.run_vitrine("list", str(self.root / "local.json"), "--pages", "2")
+        self.assertClean(r, "local next link", tsv=True)
+        self.assertIn(b"page 2", r.stderr)
+        # A file name with escapes in it, missing and present but not an image
+        name = str(self.root / ("x" + EVIL + ".png"))
+        for args in (["render", name], ["list", name]):
+            r = self.run_vitrine(*args)
+            self.assertClean(r, "missing " + args[0])
+        Path(name).write_bytes(b"not an image")
+        for args in (["render", name], ["list", name]):
+            r = self.run_vitrine(*args)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertClean(r, "bad file " + args[0])
+
+    def test_cache_commands_print_a_hostile_location_clean(self):
+        cache = self.tmp / ("c" + EVIL)
+        (cache / "vitrine").mkdir(parents=True)
+        (cache / "vitrine" / ("entry" + EVIL)).write_bytes(b"vitrine-cache 1\n" + EVIL.encode() + b"\n")
+        for action in ("info", "clear"):
+            r = self.run_vitrine("cache", action, cache=cache)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertClean(r, "cache " + action)
+
+    def launch_raw(self, args):
+        """Runs vitrine ARGS in tmux with every byte it writes to the pane recorded
+        (pipe-pane is attached before vitrine starts). Returns (terminal, log path)."""
+        go, log = self.tmp / "go", self.tmp / "pane.log"
+        env = "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CACHE_HOME=%s HOME=%s" % (
+            shlex.quote(str(self.cache)), shlex.quote(str(self.tmp)))
+        vitrine = " ".join(shlex.quote(a) for a in [binary(), *args])
+        command = "while [ ! -e %s ]; do sleep 0.02; done; %s %s; echo EXITED=$?; sleep 60" % (
+            shlex.quote(str(go)), env, vitrine)
+        term = Terminal("sh -c %s" % shlex.quote(command), 100, 30)
+        self.addCleanup(term.kill)
+        term.tmux("set-option", "-g", "set-clipboard", "on")
+        term.tmux("pipe-pane", "-t", "e2e", "-o", "cat >> %s" % shlex.quote(str(log)))
+        go.touch()
+        return term, log
+
+    def assertPaneClean(self, term, log):
+        raw = log.read_bytes()
+        self.assertNotIn(b"\x1b]", raw)           # no OSC (title, clipboard, hyperlink)
+        self.assertNotIn(b"\x1bP", raw)           # no DCS
+        for c1 in range(0x80, 0xA0):
+            self.assertNotIn(bytes([0xC2, c1]), raw)
+        self.assertNotIn("\u202e".encode(), raw)
+        self.assertNotIn(b"\x7f", raw)
+        self.assertNotIn("PWNED", term.display("#{pane_title}"))
+        self.assertEqual(term.tmux("list-buffers").strip(), "")
+
+    def test_the_browser_screen_and_its_early_errors_are_clean(self):
+        # A gallery whose titles, URLs and failing rows carry EVIL
+        term, log = self.launch_raw([self.server.url("evil/gallery.json")])
+        self.wait_settled(term)
+        term.keys("G")
+        lines = self.wait_settled(term)
+        self.assertIn("redirected", "\n".join(lines))
+        term.keys("q")
+        term.wait_text("EXITED=0")
+        self.assertPaneClean(term, log)
+
+    def test_the_browsers_error_before_curses_is_clean(self):
+        term, log = self.launch_raw([self.server.url("evil/location/g.json")])
+        term.wait_text("EXITED=")
+        self.assertIn("redirect to gopher://127.0.0.1/", term.text().replace("\n", ""))
+        self.assertPaneClean(term, log)
+
+
+class ExitStatusTests(E2ETestCase):
+    """One mapping from a failed load to an exit status, whichever command meets it."""
+
+    def test_every_command_exits_alike_for_the_same_failure(self):
+        root = self.tmp / "root"
+        root.mkdir()
+        server = self.serve(root)
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.cache), LANG="C.UTF-8")
+        cases = {"redirect-file/etc/passwd": 69, "status/500/x": 69, "status/404/x": 66, "html/x": 65}
+        for path, status in cases.items():
+            for command in ("render", "list"):
+                if command == "list" and path == "html/x":
+                    continue  # a page is a gallery that fails to parse there, also 65
+                r = subprocess.run([binary(), command, server.url(path)], capture_output=True, text=True,
+                                   timeout=30, stdin=subprocess.DEVNULL, env=env)
+                self.assertEqual(r.returncode, status, "%s %s: %s" % (command, path, r.stderr))
 
 
 class BigGalleryProgressTests(E2ETestCase):

@@ -69,6 +69,14 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
   With --log-headers (and --log), every request also logs
   "HEADER METHOD PATH NAME: VALUE" for each request header; with --log-times,
   /big/ and /endless/ log "CLOSED PATH T" when the client closed the connection
+  /evil/KIND/anything            a hostile server: EVIL (OSC 0 title, CSI 2J, OSC 52
+                                 clipboard, C1 CSI and OSC as UTF-8, RLO, DEL) in one
+                                 field: KIND location (302 to gopher://127.0.0.1/EVIL),
+                                 status (404 with EVIL as reason phrase), ctype (200
+                                 HTML with Content-Type EVIL), headers (429 with
+                                 Retry-After and X-Evil EVIL), gallery.json (a JSON
+                                 Feed: EVIL in titles, URLs, file names and next_url),
+                                 link.json (EVIL in a Link header's next URL)
   /bomb.png                      a valid 20000x20000 1-bit greyscale PNG
                                  (~50 KB on the wire, 400 MB once decoded to
                                  8-bit): a decompression bomb
@@ -91,6 +99,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
 HTML = b"<html><head><title>Not an image</title></head><body>Sorry, this is a web page.</body></html>\n"
+# Terminal injection: window title (OSC 0), clear screen (CSI 2J), clipboard (OSC 52), C1 CSI
+# and OSC sent as UTF-8 (U+009B, U+009D, ST U+009C), right-to-left override, DEL.
+EVIL = b"\x1b]0;PWNED\x07\x1b[2J\x1b]52;c;UFdORUQ=\x07\xc2\x9b2J\xc2\x9d0;PWNED\xc2\x9c\xe2\x80\xae\x7fX"
 COUNTERS = {}
 LOCK = threading.Lock()
 
@@ -295,6 +306,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(302, "text/plain", b"elsewhere\n", {"Location": parse_qs(url.query).get("url", ["/"])[0]})
             elif head == "redirect-same" and n >= 2:
                 self.reply(302, "text/plain", b"here\n", {"Location": "/" + "/".join(parts[1:])})
+            elif head == "evil" and n >= 2:
+                self.evil(parts[1])
             elif path == "/bomb.png":
                 self.reply(200, "image/png", bomb())
             elif head == "gallery" and n == 2 and parts[1].endswith(".json") and parts[1][:-5].isdigit():
@@ -335,6 +348,37 @@ class Handler(BaseHTTPRequestHandler):
                 body["next_url"] = nxt
         headers = {"Link": '<%s>; rel="next"' % nxt} if nxt and q.get("link") == ["1"] else None
         self.reply(200, "application/json", json.dumps(body).encode(), headers)
+
+    def evil(self, kind):
+        text = EVIL.decode("latin-1")  # header values go out as these bytes
+        quoted = "".join("%%%02X" % b for b in EVIL)
+        if kind == "location":
+            self.reply(302, "text/plain", b"elsewhere\n", {"Location": "gopher://127.0.0.1/" + text})
+        elif kind == "status":
+            self.send_response(404, text)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif kind == "ctype":
+            self.reply(200, text, HTML)
+        elif kind == "headers":
+            self.reply(429, "text/plain", b"slow down\n", {"Retry-After": text, "X-Evil": text})
+        elif kind == "gallery.json":
+            evil = EVIL.decode("utf-8")
+            body = {"version": "https://jsonfeed.org/version/1.1", "title": evil,
+                    "items": [{"id": "1", "title": evil + "title", "image": "/evil/status/" + quoted + ".png"},
+                              {"id": "2", "title": "redirected", "image": "/evil/location/x.png"},
+                              {"id": "3", "title": "typed", "image": "/evil/ctype/x.png"},
+                              {"id": "4", "title": "busy", "image": "/evil/headers/x.png"},
+                              {"id": "5", "title": "", "image": "/nothing/" + quoted + ".png"}],
+                    "next_url": "/evil/" + quoted + ".json"}
+            self.reply(200, "application/json", json.dumps(body).encode())
+        elif kind == "link.json":
+            body = [{"title": "a", "url": "/nothing/a.png"}]
+            self.reply(200, "application/json", json.dumps(body).encode(),
+                       {"Link": '</evil/%s.json>; rel="next"' % quoted})
+        else:
+            self.reply(404, "text/plain", b"no such evil\n")
 
     def count(self, key):
         with LOCK:

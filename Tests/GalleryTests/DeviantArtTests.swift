@@ -56,12 +56,12 @@ struct DeviantArtTests {
         #expect(Fixtures.error(alone)?.description == "gallery.json: results[0].content.src: not a URL string (found a number)")
     }
 
-    @Test("a thumb width that is not a number is a shape error")
-    func badWidth() {
-        let json = #"{"has_more": false, "results": [{"title": "a", "thumbs": [{"src": "https://images.example.com/a.jpg", "width": true}]}]}"#
-        #expect(Fixtures.error(json) == .shape(
-            source: "gallery.json", keyPath: "results[0].thumbs[0].width", message: "not a number (found a boolean)"
-        ))
+    @Test("a thumb width that is not a number fails its item, naming the field")
+    func badWidth() throws {
+        let json = #"{"has_more": false, "results": [{"title": "a", "thumbs": [{"src": "https://images.example.com/a.jpg", "width": true}]}, {"title": "b", "content": {"src": "https://images.example.com/b.jpg"}}]}"#
+        let gallery = try Fixtures.read(json)
+        #expect(gallery.format == .deviantArt)
+        #expect(gallery.items.map(\.problem) == ["thumbs[0].width: not a number (found a boolean)", nil])
     }
 
     @Test("results without any picture are a shape error at the first result")

@@ -89,4 +89,39 @@ struct DisplayTextTests {
     func onlyEscapes() {
         #expect(DisplayText.sanitize("\u{1B}[1m\u{1B}[0m \t") == "")
     }
+
+    @Test("joiners between combining marks do not restart the count")
+    func zalgoWithJoiners() {
+        // Given eight marks, then ZWNJ and ZWJ each followed by eight more marks
+        let marks = String(repeating: "\u{0301}", count: 8)
+        let raw = "e" + marks + "\u{200C}" + marks + "\u{200D}" + marks + "x"
+        // When it is sanitized
+        let clean = DisplayText.sanitize(raw)
+        // Then the letter still carries eight marks, and the joiners are gone with the excess
+        #expect(Array(clean.unicodeScalars) == Array(("e" + marks + "x").unicodeScalars))
+    }
+
+    @Test("an emoji ZWJ sequence with a variation selector is kept")
+    func emojiJoinerKept() {
+        let flag = "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}"
+        #expect(DisplayText.sanitize(flag + flag) == flag + flag)
+    }
+
+    @Test("messages keep line breaks and spaces, and lose escapes, C1 and bidi controls")
+    func messages() {
+        // Given a two-line message with a caret, quoting a hostile Location: OSC 0, CSI 2J,
+        // OSC 52, C1 CSI and OSC sent as UTF-8, DEL, a tab, CR and an RLO
+        let raw = "unsupported URL: redirect to gopher://h/\u{1B}]0;PWNED\u{07}\u{1B}[2J"
+            + "\u{1B}]52;c;UFdORUQ=\u{07}\u{9B}2J\u{9D}0;PWNED\u{9C}x\u{7F}\ty\rz\u{202E}\n    ^"
+        // When it is sanitized as a message
+        let clean = DisplayText.sanitizeMessage(raw)
+        // Then the text and layout are left and nothing a terminal would interpret
+        #expect(clean == "unsupported URL: redirect to gopher://h/x y z\n    ^")
+    }
+
+    @Test("a plain message comes back as it is")
+    func plainMessage() {
+        let raw = "--items '.a[': expected ']'\n          ^"
+        #expect(DisplayText.sanitizeMessage(raw) == raw)
+    }
 }

@@ -22,4 +22,20 @@ struct GalleryReaderTests {
         #expect(gallery.format == .generic)
         #expect(gallery.items.map(\.title) == ["Peru"])
     }
+
+    @Test("a known format whose shape does not match falls back to the generic search")
+    func fallbackToGenericSearch() throws {
+        // Given JSON with Reddit's signature (kind Listing) whose children hold no Reddit posts,
+        // but plain items with image URLs deeper down
+        let json = #"{"kind": "Listing", "data": {"children": [{"x": 1}], "photos": [{"name": "A", "url": "https://e.example.com/a.jpg"}, {"name": "B", "url": "https://e.example.com/b.jpg"}]}}"#
+        // When it is read
+        let gallery = try Fixtures.read(json)
+        // Then the generic search found the pictures
+        #expect(gallery.format == .generic)
+        #expect(gallery.items.map(\.title) == ["A", "B"])
+        // And a forced preset gets no fallback: its own error stands
+        #expect(throws: GalleryError.self) {
+            try GalleryReader.read(Data(json.utf8), source: Fixtures.jsonFile, mapping: nil, preset: .reddit)
+        }
+    }
 }

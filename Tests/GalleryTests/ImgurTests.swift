@@ -25,4 +25,24 @@ struct ImgurTests {
         #expect(gallery.items[1].imageURL?.absoluteString == "https://i.example.com/x2h.jpg")
         #expect(gallery.items[2].thumbnailURL?.absoluteString == "https://i.example.com/x3t.png")
     }
+
+    @Test("a gallery list: albums among the posts show their images, titled by the album")
+    func galleryList() throws {
+        // Given the gallery endpoint's list: an image post and an album post with two images
+        let json = #"""
+            {"success": true, "status": 200, "data": [
+              {"id": "a1", "title": "Single", "link": "https://i.imgur.com/a1.png", "is_album": false},
+              {"id": "b", "title": "Trip", "is_album": true, "link": "https://imgur.com/a/b", "images": [
+                {"id": "b1", "title": null, "link": "https://i.imgur.com/b1.jpg"},
+                {"id": "b2", "title": "Beach", "link": "https://i.imgur.com/b2.jpg"}]}]}
+            """#
+        // When it is read
+        let gallery = try Fixtures.read(json)
+        // Then the album's place holds its two images
+        #expect(gallery.format == .imgur)
+        #expect(gallery.items.map(\.title) == ["Single", "Trip", "Beach"])
+        #expect(gallery.items.map(\.thumbnailURLString) == [
+            "https://i.imgur.com/a1t.png", "https://i.imgur.com/b1t.jpg", "https://i.imgur.com/b2t.jpg",
+        ])
+    }
 }

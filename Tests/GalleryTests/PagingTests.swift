@@ -130,4 +130,21 @@ struct PagingTests {
         let page2 = URL(string: "http://127.0.0.1:9/feed.json?page=2")!
         #expect(samePage.nextPageURL(after: page2) == nil)
     }
+
+    @Test("an unusable next_url keeps the page's items and says why the next page fails")
+    func unusableNextLink() throws {
+        // Given a remote feed whose items are fine and whose next_url is a file: URL
+        let request = URL(string: "http://127.0.0.1:9/feed.json")!
+        let text = #"{"version": "https://jsonfeed.org/version/1.1", "next_url": "file:///etc/passwd", "items": [{"id": "1", "title": "A", "image": "a.png"}]}"#
+        // When it is read
+        let gallery = try GalleryReader.read(Data(text.utf8), source: request)
+        // Then the page stands and only the next page has a problem
+        #expect(gallery.items.map(\.title) == ["A"])
+        let link = gallery.nextPageLink(after: request)
+        #expect(link.url == nil)
+        #expect(link.problem == "next_url: file: URL in a gallery read over http")
+        // And a number no Double holds, in a field nobody reads, costs nothing
+        let huge = #"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "1", "title": "A", "image": "a.png", "w": 1e999}]}"#
+        #expect(try GalleryReader.read(Data(huge.utf8), source: request).items.count == 1)
+    }
 }

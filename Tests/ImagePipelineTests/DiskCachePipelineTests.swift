@@ -66,6 +66,57 @@ struct DiskCachePipelineTests {
         #expect(second.statistics.diskCacheHits == 1)
     }
 
+    @Test("a fresh entry with a flipped bit is deleted and fetched again")
+    func flippedBitHeals() async throws {
+        // Given a fresh entry whose body had one bit flipped on disk
+        let dir = try temporaryDirectory()
+        seed(dir, orange, headers: fresh, age: 10)
+        let file = DiskCache(directory: dir).fileURL(for: url)
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count - 30] ^= 0x01
+        try bytes.write(to: file)
+        // When a pipeline loads it
+        let (pipeline, loader) = makePipeline(dir)
+        let load = await start(pipeline, loader, asks: 1)
+        // Then it asks the server (a plain GET) and stores and shows the new bytes
+        #expect(loader.requests.first?.validators == nil)
+        loader.respond(at: 0, with: LoadedResponse(data: blue, headers: fresh))
+        #expect(firstPixel(await load.value) == [0, 0, 250, 255])
+        #expect(DiskCache(directory: dir).entry(for: url)?.data == blue)
+    }
+
+    @Test("a stored body that fails to decode is deleted and fetched once more, not twice")
+    func undecodableEntryHeals() async throws {
+        // Given a fresh entry, checksum intact, whose PNG is cut short after its header
+        let dir = try temporaryDirectory()
+        let broken = orange.prefix(orange.count - 20)
+        seed(dir, Data(broken), headers: fresh, age: 10)
+        #expect(DiskCache(directory: dir).entry(for: url) != nil)
+        // When a pipeline loads it
+        let (pipeline, loader) = makePipeline(dir)
+        let load = await start(pipeline, loader, asks: 1)
+        // Then the decode failure deleted the entry and one plain GET went out
+        #expect(loader.requests.first?.validators == nil)
+        #expect(DiskCache(directory: dir).entry(for: url) == nil)
+        #expect(pipeline.statistics.diskCacheHeals == 1)
+        loader.respond(at: 0, with: LoadedResponse(data: orange, headers: fresh))
+        #expect(firstPixel(await load.value) == [200, 100, 50, 255])
+
+        // And when the server's body is broken too, the row fails after that one request
+        seed(dir, Data(broken), headers: fresh, age: 10)
+        let (again, second) = makePipeline(dir)
+        let failing = await start(again, second, asks: 1)
+        second.respond(at: 0, with: LoadedResponse(data: Data(broken), headers: fresh))
+        guard case .failure(.corrupt) = await failing.value else {
+            Issue.record("expected a corrupt-image failure")
+            return
+        }
+        #expect(second.requests.count == 1)
+        #expect(again.statistics.diskCacheHeals == 1)
+        // and the broken body is not kept either
+        #expect(await eventually { DiskCache(directory: dir).entry(for: url) == nil })
+    }
+
     @Test("an HTML page served with 200 and max-age is never stored, nor is a failure")
     func htmlNeverStored() async throws {
         let dir = try temporaryDirectory()

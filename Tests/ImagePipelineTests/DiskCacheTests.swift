@@ -11,8 +11,10 @@ func temporaryDirectory() throws -> URL {
 }
 
 /// Names of the files in `dir`.
+/// The files in `dir` other than the cache's own bookkeeping (running totals and their lock).
 func fileNames(in dir: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+        .filter { $0 != DiskCacheTotals.fileName && $0 != DiskCacheTotals.lockName }.sorted()
 }
 
 /// Polls `condition` every 2 ms for up to `seconds`, sleeping the task (not blocking a thread of
@@ -97,6 +99,24 @@ struct DiskCacheTests {
         #expect(cache.entry(for: url) == nil)
     }
 
+    @Test("an entry records its body's SHA-256; one flipped bit makes it a miss and deletes the file")
+    func checksum() throws {
+        // Given a stored entry
+        let dir = try temporaryDirectory()
+        let cache = DiskCache(directory: dir, byteLimit: 1 << 20)
+        let url = URL(string: "https://example.com/a.png")!
+        #expect(cache.store(entry(url.absoluteString, png), for: url))
+        let file = cache.fileURL(for: url)
+        var bytes = try Data(contentsOf: file)
+        #expect(DiskCacheEntry(file: bytes)?.metadata.sha256 == Vips.sha256Hex(png))
+        // When one bit of its body flips on disk
+        bytes[bytes.count - 3] ^= 0x10
+        try bytes.write(to: file)
+        // Then it reads as a miss, and the damaged file is gone
+        #expect(cache.entry(for: url) == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("sweeping removes the least recently used entries first, down to the limit")
     func eviction() throws {
         // Given five entries of (about) the same size, written at t = 1000...5000 seconds, and room
@@ -104,9 +124,10 @@ struct DiskCacheTests {
         let dir = try temporaryDirectory()
         let urls = (0..<5).map { URL(string: "http://example.com/\($0).png")! }
         let size = try entry(urls[0].absoluteString, png).encoded().count
+        let seeding = DiskCache(directory: dir, byteLimit: 1 << 20)
         let cache = DiskCache(directory: dir, byteLimit: size * 3 + size / 2)
         for (i, url) in urls.enumerated() {
-            #expect(cache.store(entry(url.absoluteString, png), for: url))
+            #expect(seeding.store(entry(url.absoluteString, png), for: url))
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: Double(1000 * (i + 1)))],
                 ofItemAtPath: cache.fileURL(for: url).path)
@@ -130,22 +151,78 @@ struct DiskCacheTests {
         #expect(cache.entry(for: extra) != nil)
     }
 
-    @Test("crash leftovers are swept; clear empties the folder but leaves others' files")
+    @Test("crash leftovers go with a sweep over the limit; clear empties the folder but leaves others' files")
     func sweepAndClear() throws {
         let dir = try temporaryDirectory()
-        let cache = DiskCache(directory: dir, byteLimit: 1 << 20)
+        let old = URL(string: "http://example.com/old.png")!
         let url = URL(string: "http://example.com/a.png")!
-        cache.store(entry(url.absoluteString, png), for: url)
+        let size = try entry(url.absoluteString, png).encoded().count
+        let seeding = DiskCache(directory: dir, byteLimit: 1 << 20)
+        seeding.store(entry(old.absoluteString, png), for: old)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: seeding.fileURL(for: old).path)
+        seeding.store(entry(url.absoluteString, png), for: url)
         let leftover = dir.appendingPathComponent(".\(DiskCache.fileName(for: url)).X.tmp")
         try Data("partial".utf8).write(to: leftover)
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover.path)
         try Data("keep".utf8).write(to: dir.appendingPathComponent("README"))
+        // Under the limit a sweep lists nothing: the leftover stays
+        seeding.sweep()
+        #expect(FileManager.default.fileExists(atPath: leftover.path))
+        // Over it, the least recently used entry and the leftover go
+        let cache = DiskCache(directory: dir, byteLimit: size + size / 2)
         cache.sweep()
         #expect(fileNames(in: dir) == [DiskCache.fileName(for: url), "README"].sorted())
         #expect(try cache.removeAll() == 1)
         #expect(fileNames(in: dir) == ["README"])
         #expect(cache.summary().entries == 0)
+    }
+
+    @Test("summary and the start-up check read the running totals, not the folder")
+    func runningTotals() throws {
+        // Given three stored entries
+        let dir = try temporaryDirectory()
+        let cache = DiskCache(directory: dir, byteLimit: 1 << 20)
+        let urls = (0..<3).map { URL(string: "http://example.com/\($0).png")! }
+        for url in urls { #expect(cache.store(entry(url.absoluteString, png), for: url)) }
+        func size(_ i: Int) -> Int { DiskCache.fileSize(cache.fileURL(for: urls[i]))! }
+        let sizes = (0..<3).map(size)
+        #expect(cache.summary() == DiskCacheSummary(directory: dir, entries: 3, totalBytes: sizes.reduce(0, +), byteLimit: 1 << 20))
+        // When one file is deleted behind the cache's back, summary still answers from the
+        // totals (it did not list the folder) and a sweep under the limit changes nothing
+        try FileManager.default.removeItem(at: cache.fileURL(for: urls[0]))
+        cache.sweep()
+        #expect(cache.summary().entries == 3)
+        // Replacing an entry changes bytes, not the count; removing one takes it off
+        #expect(cache.store(entry(urls[1].absoluteString, png + png), for: urls[1]))
+        let bigger = size(1)
+        #expect(cache.summary().totalBytes == sizes[0] + bigger + sizes[2])
+        cache.remove(for: urls[2])
+        #expect(cache.summary().entries == 2)
+        // And when the totals file goes, one listing counts them again
+        try FileManager.default.removeItem(at: cache.totalsURL)
+        #expect(cache.summary() == DiskCacheSummary(directory: dir, entries: 1, totalBytes: bigger, byteLimit: 1 << 20))
+    }
+
+    @Test("concurrent writers through two caches on one folder keep the totals exact (flock)")
+    func concurrentTotals() throws {
+        let dir = try temporaryDirectory()
+        let caches = [DiskCache(directory: dir, byteLimit: 1 << 24), DiskCache(directory: dir, byteLimit: 1 << 24)]
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let url = URL(string: "http://example.com/\(i % 40).png")!
+            caches[i % 2].store(entry(url.absoluteString, png), for: url)
+        }
+        #expect(caches[0].summary().entries == 40)
+        #expect(caches[0].totals() == caches[0].countedTotals())
+    }
+
+    @Test("an absent folder is reported empty and not created")
+    func absentFolder() throws {
+        let dir = try temporaryDirectory().appendingPathComponent("never", isDirectory: true)
+        #expect(DiskCache(directory: dir).summary().entries == 0)
+        DiskCache(directory: dir).sweep()
+        #expect(!FileManager.default.fileExists(atPath: dir.path))
     }
 
     @Test("Cache-Control and freshness")

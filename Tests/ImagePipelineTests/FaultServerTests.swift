@@ -121,8 +121,8 @@ struct FaultServerTests {
         #expect(result == .failure(.notAnImage("HTML page")))
         #expect(server.requests(containing: path).count == 1)
         #expect(DiskCache(directory: cacheDirectory).entry(for: url) == nil)
-        // No entry and no temporary file either
-        let left = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+        // No entry and no temporary file either (only the running totals and their lock)
+        let left = fileNames(in: cacheDirectory)
         #expect(left.isEmpty, "disk cache holds \(left)")
     }
 

@@ -27,25 +27,27 @@ enum DeviantArt: FormatReader {
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         var builders: [(ItemBuilder, KeyPath)] = []
         for result in try root.array("results") ?? [] {
-            guard result.node.object != nil else { throw result.typeError("an object") }
-            var item = ItemBuilder()
-            item.title = try result.text("title")
-            item.htmlEscaped = true
-            if let content = try rendition(result.object("content"), context: context) {
-                item.image = content.url
-            }
-            if let preview = try rendition(result.object("preview"), context: context) {
-                item.thumbnails.append(preview)
-                item.images.append(preview)
-            }
-            for thumb in try result.array("thumbs") ?? [] {
-                guard thumb.node.object != nil else { throw thumb.typeError("an object") }
-                if let r = try rendition(thumb, context: context) {
-                    item.thumbnails.append(r)
-                    item.images.append(r)
+            builders.build(result) { result throws(MappingError) -> ItemBuilder? in
+                guard result.node.object != nil else { throw result.typeError("an object") }
+                var item = ItemBuilder()
+                item.title = try result.text("title")
+                item.htmlEscaped = true
+                if let content = try rendition(result.object("content"), context: context) {
+                    item.image = content.url
                 }
+                if let preview = try rendition(result.object("preview"), context: context) {
+                    item.thumbnails.append(preview)
+                    item.images.append(preview)
+                }
+                for thumb in try result.array("thumbs") ?? [] {
+                    guard thumb.node.object != nil else { throw thumb.typeError("an object") }
+                    if let r = try rendition(thumb, context: context) {
+                        item.thumbnails.append(r)
+                        item.images.append(r)
+                    }
+                }
+                return item
             }
-            builders.append((item, result.path))
         }
         var next: NextPage?
         if root.bool("has_more") == true, let offset = try root.number("next_offset").flatMap(Int.init(exactly:)) {

@@ -22,23 +22,25 @@ enum Flickr: FormatReader {
         guard let list = try root.object(anyOf: ["photos", "photoset"]) else { throw .empty }
         var builders: [(ItemBuilder, KeyPath)] = []
         for photo in try list.array("photo") ?? [] {
-            guard photo.node.object != nil else { throw photo.typeError("an object") }
-            var item = ItemBuilder(title: try photo.text("title"))
-            var original: Rendition?
-            for size in sizes {
-                guard let url = context.resolver.resolve(photo.member("url_" + size)) else { continue }
-                let r = Rendition(url: url, width: try photo.number("width_" + size), height: try photo.number("height_" + size))
-                if size == "q" { item.thumbnail = url }
-                if size == "o" { original = r } else { item.thumbnails.append(r); item.images.append(r) }
+            builders.build(photo) { photo throws(MappingError) -> ItemBuilder? in
+                guard photo.node.object != nil else { throw photo.typeError("an object") }
+                var item = ItemBuilder(title: try photo.text("title"))
+                var original: Rendition?
+                for size in sizes {
+                    guard let url = context.resolver.resolve(photo.member("url_" + size)) else { continue }
+                    let r = Rendition(url: url, width: try photo.number("width_" + size), height: try photo.number("height_" + size))
+                    if size == "q" { item.thumbnail = url }
+                    if size == "o" { original = r } else { item.thumbnails.append(r); item.images.append(r) }
+                }
+                if item.images.isEmpty, let original { item.images.append(original) }
+                if !item.hasURL, let server = try photo.text("server"), let id = try photo.text("id"),
+                   let secret = try photo.text("secret") {
+                    let base = "https://live.staticflickr.com/\(server)/\(id)_\(secret)"
+                    item.thumbnail = context.resolver.resolve(base + "_q.jpg", at: photo.path)
+                    item.image = context.resolver.resolve(base + "_b.jpg", at: photo.path)
+                }
+                return item
             }
-            if item.images.isEmpty, let original { item.images.append(original) }
-            if !item.hasURL, let server = try photo.text("server"), let id = try photo.text("id"),
-               let secret = try photo.text("secret") {
-                let base = "https://live.staticflickr.com/\(server)/\(id)_\(secret)"
-                item.thumbnail = context.resolver.resolve(base + "_q.jpg", at: photo.path)
-                item.image = context.resolver.resolve(base + "_b.jpg", at: photo.path)
-            }
-            builders.append((item, photo.path))
         }
         var next: NextPage?
         if let page = try list.number("page").flatMap(Int.init(exactly:)), let pages = try list.number("pages"),

@@ -32,18 +32,20 @@ enum IIIF: FormatReader {
             ? try root.array("items") ?? []
             : try root.array("sequences")?.first?.array("canvases") ?? []
         for canvas in canvases {
-            guard canvas.node.object != nil else { throw canvas.typeError("an object") }
-            var item = ItemBuilder(title: try canvas.text("label"))
-            let picture = v3 ? try body(of: canvas) : try canvas.array("images")?.first?.object("resource")
-            if let picture, let url = context.resolver.resolve(picture.member("id") ?? picture.member("@id")) {
-                item.images.append(Rendition(url: url, width: try picture.number("width"), height: try picture.number("height")))
-                if let service = serviceID(of: picture),
-                   let small = context.resolver.resolve(service + "/full/200,/0/default.jpg", at: picture.path) {
-                    item.thumbnails.append(Rendition(url: small, width: 200, height: nil))
+            builders.build(canvas) { canvas throws(MappingError) -> ItemBuilder? in
+                guard canvas.node.object != nil else { throw canvas.typeError("an object") }
+                var item = ItemBuilder(title: try canvas.text("label"))
+                let picture = v3 ? try body(of: canvas) : try canvas.array("images")?.first?.object("resource")
+                if let picture, let url = context.resolver.resolve(picture.member("id") ?? picture.member("@id")) {
+                    item.images.append(Rendition(url: url, width: try picture.number("width"), height: try picture.number("height")))
+                    if let service = serviceID(of: picture),
+                       let small = context.resolver.resolve(service + "/full/200,/0/default.jpg", at: picture.path) {
+                        item.thumbnails.append(Rendition(url: small, width: 200, height: nil))
+                    }
                 }
+                if let thumb = try thumbnail(of: canvas, context: context) { item.thumbnail = thumb }
+                return item
             }
-            if let thumb = try thumbnail(of: canvas, context: context) { item.thumbnail = thumb }
-            builders.append((item, canvas.path))
         }
         var mapped = try MappedGallery(
             title: try root.text("label"), builders: builders,

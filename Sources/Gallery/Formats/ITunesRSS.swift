@@ -21,17 +21,19 @@ enum ITunesRSS: FormatReader {
         let entries = entryNode.elements.map(Array.init) ?? [entryNode]
         var builders: [(ItemBuilder, KeyPath)] = []
         for entry in entries {
-            guard entry.node.object != nil else { throw entry.typeError("an object") }
-            var item = ItemBuilder(title: try entry.member("im:name").map(text))
-            if item.title == nil { item.title = try entry.member("title").map(text) }
-            for image in try imageList(entry) {
-                guard let url = context.resolver.resolve(image.member("label")) else { continue }
-                let height = try image.member("attributes")?.number("height")
-                let r = Rendition(url: url, width: height, height: height)
-                item.thumbnails.append(r)
-                item.images.append(r)
+            builders.build(entry) { entry throws(MappingError) -> ItemBuilder? in
+                guard entry.node.object != nil else { throw entry.typeError("an object") }
+                var item = ItemBuilder(title: try entry.member("im:name").map(text))
+                if item.title == nil { item.title = try entry.member("title").map(text) }
+                for image in try imageList(entry) {
+                    guard let url = context.resolver.resolve(image.member("label")) else { continue }
+                    let height = try image.member("attributes")?.number("height")
+                    let r = Rendition(url: url, width: height, height: height)
+                    item.thumbnails.append(r)
+                    item.images.append(r)
+                }
+                return item
             }
-            builders.append((item, entry.path))
         }
         let title = try feed.member("title").map(text)
         return try MappedGallery(title: title, builders: builders, expected: "im:image[].label")

@@ -18,26 +18,28 @@ enum JSONFeed: FormatReader {
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         var builders: [(ItemBuilder, KeyPath)] = []
         for entry in try root.array("items") ?? [] {
-            guard entry.node.object != nil else { throw entry.typeError("an object") }
-            var item = ItemBuilder(
-                title: try entry.text(anyOf: ["title", "summary", "content_text"])
-            )
-            item.thumbnail = context.resolver.resolve(anyOf: [entry.member("image"), entry.member("banner_image")])
-            for attachment in try entry.array("attachments") ?? [] {
-                let mime = try attachment.string("mime_type") ?? ""
-                switch URLResolver.urlText("url", of: attachment) {
-                case .success(let found)? where mime.hasPrefix("image/") || ImageHeuristics.looksLikeImage(found.text):
-                    item.image = context.resolver.resolve(found.text, at: found.path)
-                case .failure(let wrong)? where mime.hasPrefix("image/"):
-                    item.image = wrong.url
-                default:
-                    continue
+            builders.build(entry) { entry throws(MappingError) -> ItemBuilder? in
+                guard entry.node.object != nil else { throw entry.typeError("an object") }
+                var item = ItemBuilder(
+                    title: try entry.text(anyOf: ["title", "summary", "content_text"])
+                )
+                item.thumbnail = context.resolver.resolve(anyOf: [entry.member("image"), entry.member("banner_image")])
+                for attachment in try entry.array("attachments") ?? [] {
+                    let mime = try attachment.string("mime_type") ?? ""
+                    switch URLResolver.urlText("url", of: attachment) {
+                    case .success(let found)? where mime.hasPrefix("image/") || ImageHeuristics.looksLikeImage(found.text):
+                        item.image = context.resolver.resolve(found.text, at: found.path)
+                    case .failure(let wrong)? where mime.hasPrefix("image/"):
+                        item.image = wrong.url
+                    default:
+                        continue
+                    }
+                    break
                 }
-                break
+                return item
             }
-            builders.append((item, entry.path))
         }
-        let next = try context.resolver.pageURL(root.member("next_url")).map(NextPage.url)
+        let next = context.resolver.nextPage(root.member("next_url"))
         return try MappedGallery(
             title: try root.text("title"), builders: builders,
             expected: "image, banner_image or an image attachment", nextPage: next

@@ -20,21 +20,32 @@ enum Mastodon: FormatReader {
     static func map(_ root: Cursor, context: MappingContext) throws(MappingError) -> MappedGallery {
         var builders: [(ItemBuilder, KeyPath)] = []
         for status in root.elements ?? [] {
-            guard status.node.object != nil else { throw status.typeError("an object") }
-            let post = try status.object("reblog") ?? status
-            let text = try post.string("content").map(ImageHeuristics.plainText(fromHTML:))
-            for media in try post.array("media_attachments") ?? [] {
-                var item = ItemBuilder(title: try media.text("description") ?? text)
-                let preview = context.resolver.resolve(media.member("preview_url"))
-                if let preview {
-                    item.thumbnails.append(try rendition(preview, size: media.object("meta.small")))
+            // A status that cannot be read is one failed item; a bad attachment fails alone.
+            let text: String?
+            let attachments: CursorElements
+            do throws(MappingError) {
+                guard status.node.object != nil else { throw status.typeError("an object") }
+                let post = try status.object("reblog") ?? status
+                text = try post.string("content").map(ImageHeuristics.plainText(fromHTML:))
+                attachments = try post.array("media_attachments") ?? []
+            } catch {
+                builders.build(status) { _ throws(MappingError) -> ItemBuilder? in throw error }
+                continue
+            }
+            for media in attachments {
+                builders.build(media) { media throws(MappingError) -> ItemBuilder? in
+                    var item = ItemBuilder(title: try media.text("description") ?? text)
+                    let preview = context.resolver.resolve(media.member("preview_url"))
+                    if let preview {
+                        item.thumbnails.append(try rendition(preview, size: media.object("meta.small")))
+                    }
+                    let type = try media.string("type") ?? "image"
+                    if type == "image" || preview == nil,
+                       let full = context.resolver.resolve(anyOf: [media.member("url"), media.member("remote_url")]) {
+                        item.images.append(try rendition(full, size: media.object("meta.original")))
+                    }
+                    return item
                 }
-                let type = try media.string("type") ?? "image"
-                if type == "image" || preview == nil,
-                   let full = context.resolver.resolve(anyOf: [media.member("url"), media.member("remote_url")]) {
-                    item.images.append(try rendition(full, size: media.object("meta.original")))
-                }
-                builders.append((item, media.path))
             }
         }
         return try MappedGallery(title: nil, builders: builders, expected: "preview_url or url")

@@ -6,7 +6,7 @@ import Foundation
 /// A page is `{"title": "File:Sunset.jpg", "index"?, "imageinfo": [{"url", "width",
 /// "height", "thumburl"?, "thumbwidth"?, "thumbheight"?}]}`; pages come in `index` order
 /// when a generator gives one, else by page id. The thumbnail is `thumburl` (present when
-/// `iiurlwidth` was asked), the image `url`; the title drops the `File:` namespace. Pages
+/// `iiurlwidth` was asked), the image `url`; the title drops the `File:` namespace and the extension. Pages
 /// without `imageinfo` (not files, or missing) are skipped. `continue` gives
 /// ``NextPage/mediaWikiContinue(_:)``.
 enum MediaWiki: FormatReader {
@@ -34,21 +34,23 @@ enum MediaWiki: FormatReader {
         }
         var builders: [(ItemBuilder, KeyPath)] = []
         for page in pages {
-            guard let info = try page.array("imageinfo")?.first else { continue }
-            var title = try page.text("title")
-            if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon] == "File" || t[..<colon] == "Image" {
-                title = String(t[t.index(after: colon)...])
+            builders.build(page) { page throws(MappingError) -> ItemBuilder? in
+                guard let info = try page.array("imageinfo")?.first else { return nil }
+                var title = try page.text("title")
+                if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon] == "File" || t[..<colon] == "Image" {
+                    title = displayTitle(fileName: String(t[t.index(after: colon)...]))
+                }
+                var item = ItemBuilder(title: title)
+                if let url = context.resolver.resolve(info.member("url")) {
+                    item.images.append(Rendition(url: url, width: try info.number("width"), height: try info.number("height")))
+                }
+                if let thumb = context.resolver.resolve(info.member("thumburl")) {
+                    item.thumbnails.append(Rendition(
+                        url: thumb, width: try info.number("thumbwidth"), height: try info.number("thumbheight")
+                    ))
+                }
+                return item
             }
-            var item = ItemBuilder(title: title)
-            if let url = context.resolver.resolve(info.member("url")) {
-                item.images.append(Rendition(url: url, width: try info.number("width"), height: try info.number("height")))
-            }
-            if let thumb = context.resolver.resolve(info.member("thumburl")) {
-                item.thumbnails.append(Rendition(
-                    url: thumb, width: try info.number("thumbwidth"), height: try info.number("thumbheight")
-                ))
-            }
-            builders.append((item, page.path))
         }
         var next: NextPage?
         if let members = try root.object("continue")?.node.object {
@@ -59,5 +61,14 @@ enum MediaWiki: FormatReader {
         return try MappedGallery(
             title: nil, builders: builders, expected: "imageinfo[0].url or imageinfo[0].thumburl", nextPage: next
         )
+    }
+
+    /// A file page's name without its extension ("Sunset over Lyon.jpg" → "Sunset over Lyon"),
+    /// as the other formats' titles read; a name that is only an extension stays whole.
+    static func displayTitle(fileName: String) -> String {
+        guard let dot = fileName.lastIndex(of: "."), dot > fileName.startIndex else { return fileName }
+        let ext = fileName[fileName.index(after: dot)...]
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isLetter || $0.isNumber }) else { return fileName }
+        return String(fileName[..<dot])
     }
 }

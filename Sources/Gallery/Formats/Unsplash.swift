@@ -24,17 +24,19 @@ enum Unsplash: FormatReader {
         if photos == nil { photos = try root.array("results") }
         var builders: [(ItemBuilder, KeyPath)] = []
         for photo in photos ?? [] {
-            guard photo.node.object != nil else { throw photo.typeError("an object") }
-            var item = ItemBuilder(title: try photo.text(anyOf: ["description", "alt_description"]))
-            let urls = try photo.object("urls")
-            var found: [ResolvedURL] = []
-            for size in smallToLarge {
-                if let url = context.resolver.resolve(urls?.member(size)) { found.append(url) }
+            builders.build(photo) { photo throws(MappingError) -> ItemBuilder? in
+                guard photo.node.object != nil else { throw photo.typeError("an object") }
+                var item = ItemBuilder(title: try photo.text(anyOf: ["description", "alt_description"]))
+                let urls = try photo.object("urls")
+                var found: [ResolvedURL] = []
+                for size in smallToLarge {
+                    if let url = context.resolver.resolve(urls?.member(size)) { found.append(url) }
+                }
+                item.thumbnail = found.first
+                item.image = context.resolver.resolve(urls?.member("full"))
+                if item.image == nil { item.image = found.last }
+                return item
             }
-            item.thumbnail = found.first
-            item.image = context.resolver.resolve(urls?.member("full"))
-            if item.image == nil { item.image = found.last }
-            builders.append((item, photo.path))
         }
         var next: NextPage?
         if let pages = try root.number("total_pages") {

@@ -99,8 +99,8 @@ enum ExplicitMapping {
         let result = try PathEvaluator.evaluate(expression, at: root)
         guard let value = result.values.first(where: \.isTruthy) else { return nil }
         switch value {
-        case .text(let s, let path): return try context.resolver.pageURL(s, at: path).map(NextPage.url)
-        case .node(let c): return try context.resolver.pageURL(c).map(NextPage.url)
+        case .text(let s, let path): return context.resolver.nextPage(s, at: path)
+        case .node(let c): return context.resolver.nextPage(c)
         }
     }
 

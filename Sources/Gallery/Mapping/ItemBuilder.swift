@@ -70,8 +70,9 @@ struct ItemBuilder {
         let raw = title.map { htmlEscaped ? HTMLEntities.unescape($0) : $0 } ?? ""
         var item: GalleryItem
         if let problem {
-            let message = problem.namesField
-                ? "\(problem.path.relative(to: itemPath())): \(problem.message)" : problem.message
+            let path = problem.path.relative(to: itemPath())
+            let message = problem.namesField && !path.components.isEmpty && problem.path != itemPath()
+                ? "\(path): \(problem.message)" : problem.message
             item = GalleryItem(title: raw, thumbnail: nil, image: nil, problem: message)
         } else {
             let thumb = thumbnail ?? Rendition.smallest(thumbnails)?.url ?? Rendition.smallest(images)?.url
@@ -80,6 +81,42 @@ struct ItemBuilder {
         }
         if item.title.isEmpty { item.title = "Item \(index + 1)" }
         return item
+    }
+}
+
+extension ItemBuilder {
+    /// An item that failed as a whole (a field of the wrong type, an entry that is not an
+    /// object): kept without URLs, its row showing the error with the field's path. Its title
+    /// is the entry's `title`, `name` or `label` when that is text, so the row can be told.
+    static func failed(_ error: MappingError, at entry: Cursor) -> ItemBuilder {
+        var item = ItemBuilder()
+        for key in ["title", "name", "label"] {
+            if let node = entry.node.object?[key], let text = Cursor.text(of: node) {
+                item.title = text
+                break
+            }
+        }
+        let path = entry.path
+        switch error {
+        case .shape(let at, let message): item.image = .wrongType(at, message)
+        case .mapping(let expression, let message): item.image = .wrongType(path, "\(expression): \(message)")
+        case .empty: item.image = .wrongType(path, "no gallery items found")
+        case .unrecognized(let found): item.image = .wrongType(path, "not an item: found \(found)")
+        }
+        return item
+    }
+}
+
+extension Array where Element == (ItemBuilder, KeyPath) {
+    /// Appends the item `body` builds from `entry` (nothing for nil); a ``MappingError`` it
+    /// throws fails that item alone (``ItemBuilder/failed(_:at:)``): a field fails its item,
+    /// and only a gallery with no usable item fails as a whole (``MappedGallery``).
+    mutating func build(_ entry: Cursor, _ body: (Cursor) throws(MappingError) -> ItemBuilder?) {
+        do throws(MappingError) {
+            if let item = try body(entry) { append((item, entry.path)) }
+        } catch {
+            append((ItemBuilder.failed(error, at: entry), entry.path))
+        }
     }
 }
 
@@ -126,7 +163,12 @@ struct MappedGallery {
         var usable = false
         var firstProblem: (path: KeyPath, message: String, namesField: Bool)?
         for element in elements {
-            let item = try builder(element)
+            let item: ItemBuilder
+            do throws(MappingError) {
+                item = try builder(element)
+            } catch {
+                item = ItemBuilder.failed(error, at: element)
+            }
             if item.hasURL {
                 usable = true
             } else if firstProblem == nil, let problem = item.problem {

@@ -258,25 +258,27 @@ struct URLResolver {
         return nil
     }
 
-    /// A next page's URL: as ``resolve(_:)-(Cursor?)``, but a problem is a shape error (a page
-    /// link is not an item that can fail on its own row).
-    func pageURL(_ cursor: Cursor?) throws(MappingError) -> URL? {
-        try Self.pageURL(resolve(cursor))
+    /// A next page's link: as ``resolve(_:)-(Cursor?)``; a link that cannot be used is
+    /// ``NextPage/unusable(_:)`` with its reason ("next_url: file: URL in a gallery read over
+    /// http"), which fails the next page, not this one.
+    func nextPage(_ cursor: Cursor?) -> NextPage? {
+        Self.nextPage(resolve(cursor))
     }
 
-    /// ``pageURL(_:)-(Cursor?)`` for a string at `path`.
-    func pageURL(_ string: String, at path: KeyPath) throws(MappingError) -> URL? {
-        try Self.pageURL(resolve(string, at: path))
+    /// ``nextPage(_:)-(Cursor?)`` for a string at `path`.
+    func nextPage(_ string: String, at path: KeyPath) -> NextPage? {
+        Self.nextPage(resolve(string, at: path))
     }
 
-    private static func pageURL(_ resolved: ResolvedURL?) throws(MappingError) -> URL? {
+    private static func nextPage(_ resolved: ResolvedURL?) -> NextPage? {
         switch resolved {
         case nil: return nil
         case .url?, .joined?:
             let s = resolved!.string!
-            guard let url = URL(string: s) else { throw .shape(.root, "not a valid URL: '\(quote(s))'") }
-            return url
-        case .problem(let path, let message)?, .wrongType(let path, let message)?: throw .shape(path, message)
+            guard let url = URL(string: s) else { return .unusable("not a valid URL: '\(quote(s))'") }
+            return .url(url)
+        case .problem(let path, let message)?, .wrongType(let path, let message)?:
+            return .unusable(path.components.isEmpty ? message : "\(path): \(message)")
         }
     }
 

@@ -227,7 +227,9 @@ struct NodeJSONParser {
         }
         if simple { return .number(Double(negative ? -integer : integer)) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-        guard let d = Double(text), d.isFinite else { return nil }
+        // Out of a Double's range (`1e999`) is still a number: ±infinity (or 0 for `1e-999`).
+        // A field that needs a finite value fails its own item; the gallery is not refused.
+        guard let d = Double(text) else { return nil }
         return .number(d)
     }
 }

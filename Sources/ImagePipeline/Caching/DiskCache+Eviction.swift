@@ -35,11 +35,19 @@ extension DiskCache {
         return (entries, temporaries)
     }
 
-    /// Removes entries, least recently used (oldest modification time) first, until their sizes
-    /// add up to at most `byteLimit` bytes, and deletes temporary files older than
-    /// `abandonedTemporaryAge` seconds. Runs one sweep at a time: a call during a sweep makes
-    /// that sweep run once more instead of starting another.
+    /// Below the limit, a sweep takes the total down to this share of it (7/8), so that the
+    /// writes that follow do not each start a listing of the whole folder: one sweep per
+    /// `byteLimit / 8` bytes written, at most.
+    static let sweepTargetFraction = 0.875
+
+    /// When the running total is over `byteLimit`: removes entries, least recently used (oldest
+    /// modification time) first, until their sizes add up to at most 7/8 of it
+    /// (``sweepTargetFraction``), deletes temporary files older than `abandonedTemporaryAge`
+    /// seconds, and writes the counted totals. Under the limit it reads the totals and does
+    /// nothing else (no listing). Runs one sweep at a time: a call during a sweep makes that
+    /// sweep run once more instead of starting another.
     func sweep() {
+        guard totals().bytes > byteLimit else { return }
         let mine = accounting.withLock { state -> Bool in
             if state.sweeping {
                 state.sweepAgain = true
@@ -50,9 +58,8 @@ extension DiskCache {
         }
         guard mine else { return }
         while true {
-            let total = sweepOnce(now: Date())
+            setTotals(sweepOnce(now: Date()))
             let again = accounting.withLock { state -> Bool in
-                state.totalBytes = total
                 if state.sweepAgain {
                     state.sweepAgain = false
                     return true
@@ -64,18 +71,23 @@ extension DiskCache {
         }
     }
 
-    /// One pass of `sweep`. - Returns: the bytes left in entries.
-    private func sweepOnce(now: Date) -> Int {
+    /// One pass of `sweep`. - Returns: the entries and bytes left.
+    private func sweepOnce(now: Date) -> DiskCacheTotals {
         let found = listing()
         for file in found.temporaries where now.timeIntervalSince(file.modified) > Self.abandonedTemporaryAge {
             try? FileManager.default.removeItem(at: file.url)
         }
         var total = found.entries.reduce(0) { $0 + $1.bytes }
-        guard total > byteLimit else { return total }
+        var count = found.entries.count
+        guard total > byteLimit else { return DiskCacheTotals(entries: count, bytes: total) }
+        let target = Int(Double(byteLimit) * Self.sweepTargetFraction)
         for file in found.entries.sorted(by: { $0.modified < $1.modified }) {
-            guard total > byteLimit else { break }
-            if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.bytes }
+            guard total > target else { break }
+            if unlink(file.url.path) == 0 {
+                total -= file.bytes
+                count -= 1
+            }
         }
-        return total
+        return DiskCacheTotals(entries: count, bytes: total)
     }
 }

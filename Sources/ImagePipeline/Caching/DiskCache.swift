@@ -12,8 +12,10 @@ import Glibc
 /// Writes go to a temporary file in the same folder (`.<name>.<random>.tmp`) and are renamed into
 /// place, so a reader — another thread or another `vitrine` — sees the old entry or the new one,
 /// never half of one. Reads touch the file's modification time, which eviction orders by (least
-/// recently used first). The size limit is enforced by `sweep`: once in the background when the
-/// pipeline starts, and after any write that takes the total over the limit.
+/// recently used first). Entries and bytes are kept as a running total (``DiskCacheTotals``),
+/// so the start-up check and `cache info` do not list the folder. The size limit is enforced by
+/// `sweep`, which lists the folder only when the total is over the limit: once in the
+/// background when the pipeline starts, and after any write that takes the total over it.
 ///
 /// - Important: files in the folder that are not 64 hex digits (or our temporary files) are
 ///   never read, counted or removed.
@@ -24,8 +26,6 @@ public final class DiskCache: DiskCaching, Sendable {
     public let byteLimit: Int
 
     struct Accounting {
-        /// Sum of entry file sizes in bytes, known after the first sweep; nil before.
-        var totalBytes: Int?
         var sweeping = false
         var sweepAgain = false
     }
@@ -45,12 +45,27 @@ public final class DiskCache: DiskCaching, Sendable {
 
     func entry(for url: URL) -> DiskCacheEntry? {
         let file = fileURL(for: url)
-        guard let bytes = FileManager.default.contents(atPath: file.path),
-            let entry = DiskCacheEntry(file: bytes),
-            entry.metadata.url == Self.normalisedKey(url)
-        else { return nil }
+        guard let bytes = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let entry = DiskCacheEntry(file: bytes) else {
+            // Damaged (checksum or length), or another version's layout: of no use to anyone.
+            remove(file: file, bytes: bytes.count)
+            return nil
+        }
+        guard entry.metadata.url == Self.normalisedKey(url) else { return nil }
         Self.touch(file)
         return entry
+    }
+
+    func remove(for url: URL) {
+        let file = fileURL(for: url)
+        guard let bytes = Self.fileSize(file) else { return }
+        remove(file: file, bytes: bytes)
+    }
+
+    /// Deletes one entry file of `bytes` bytes and takes it off the running totals.
+    private func remove(file: URL, bytes: Int) {
+        guard unlink(file.path) == 0 else { return }
+        adjustTotals(entries: -1, bytes: -bytes)
     }
 
     @discardableResult
@@ -72,26 +87,21 @@ public final class DiskCache: DiskCaching, Sendable {
             try? fm.removeItem(at: temporary)
             return false
         }
-        let previous = Self.fileSize(target) ?? 0
+        let previous = Self.fileSize(target)
         guard rename(temporary.path, target.path) == 0 else {
             try? fm.removeItem(at: temporary)
             return false
         }
-        let over = accounting.withLock { state -> Bool in
-            guard let total = state.totalBytes else { return false }
-            state.totalBytes = max(0, total - previous + encoded.count)
-            return state.totalBytes! > byteLimit
-        }
-        if over { sweep() }
+        let totals = adjustTotals(entries: previous == nil ? 1 : 0, bytes: encoded.count - (previous ?? 0))
+        if totals.bytes > byteLimit { sweep() }
         return true
     }
 
-    /// Counts the entries and their bytes (reads the folder; does not change it).
+    /// The entries and their bytes, from the running totals (``DiskCacheTotals``): no work
+    /// that grows with the number of entries, except once when the totals file is missing.
     public func summary() -> DiskCacheSummary {
-        let files = listing().entries
-        return DiskCacheSummary(
-            directory: directory, entries: files.count, totalBytes: files.reduce(0) { $0 + $1.bytes },
-            byteLimit: byteLimit)
+        let totals = totals()
+        return DiskCacheSummary(directory: directory, entries: totals.entries, totalBytes: totals.bytes, byteLimit: byteLimit)
     }
 
     /// Deletes every entry and temporary file; other files in the folder stay.
@@ -111,7 +121,7 @@ public final class DiskCache: DiskCaching, Sendable {
             }
             if Self.isEntryName(file.lastPathComponent) { removed += 1 }
         }
-        accounting.withLock { $0.totalBytes = 0 }
+        if FileManager.default.fileExists(atPath: directory.path) { setTotals(countedTotals()) }
         return removed
     }
 

@@ -19,6 +19,9 @@ struct DiskCacheMetadata: Codable, Sendable, Equatable {
     /// The body's length in bytes, written with it; a file whose body is shorter or longer (cut
     /// short by a crash before the data reached the disk) is not an entry.
     var length = 0
+    /// The hex SHA-256 of the body, written with it: a body that no longer matches (a flipped
+    /// bit on disk, an edit) is not an entry, and the cache deletes its file.
+    var sha256: String?
 
     /// Fresh: stored less than `maxAge` seconds before `now`.
     func isFresh(now: Date) -> Bool {
@@ -78,15 +81,16 @@ struct CacheControl: Equatable {
 
 /// One cache file: the bytes and their metadata.
 ///
-/// File layout (Vitrine's own, version 1): the line `vitrine-cache 1`, one line of JSON
-/// (`DiskCacheMetadata`, UTF-8, no raw newlines since JSON escapes them), then the response
-/// body verbatim. Bytes and metadata share one file so that one `rename` publishes both.
+/// File layout (Vitrine's own, version 2): the line `vitrine-cache 2`, one line of JSON
+/// (`DiskCacheMetadata`, UTF-8, no raw newlines since JSON escapes them, with the body's length
+/// and SHA-256), then the response body verbatim. Bytes and metadata share one file so that one
+/// `rename` publishes both. Version 1 files (no checksum) are not entries.
 struct DiskCacheEntry: Sendable, Equatable {
     var metadata: DiskCacheMetadata
     /// The response body that passed validation (2xx, image magic bytes).
     var data: Data
 
-    static let magic = Data("vitrine-cache 1\n".utf8)
+    static let magic = Data("vitrine-cache 2\n".utf8)
     /// The longest metadata line accepted when reading, in bytes.
     static let maxHeaderBytes = 64 << 10
 
@@ -95,13 +99,15 @@ struct DiskCacheEntry: Sendable, Equatable {
         var file = Self.magic
         var header = metadata
         header.length = data.count
+        header.sha256 = Vips.sha256Hex(data)
         file.append(try JSONEncoder().encode(header))
         file.append(0x0A)
         file.append(data)
         return file
     }
 
-    /// Parses a cache file; nil when it is not one (wrong magic, bad JSON, no body).
+    /// Parses a cache file; nil when it is not one (wrong magic, bad JSON, no body, a body whose
+    /// length or SHA-256 is not the one recorded).
     init?(file: Data) {
         guard file.starts(with: Self.magic) else { return nil }
         let headerStart = file.startIndex + Self.magic.count
@@ -110,7 +116,9 @@ struct DiskCacheEntry: Sendable, Equatable {
             let metadata = try? JSONDecoder().decode(DiskCacheMetadata.self, from: file[headerStart..<newline])
         else { return nil }
         let body = file[(newline + 1)...]
-        guard !body.isEmpty, body.count == metadata.length else { return nil }
+        guard !body.isEmpty, body.count == metadata.length, let sum = metadata.sha256,
+            Vips.sha256Hex(Data(body)) == sum
+        else { return nil }
         self.init(metadata: metadata, data: Data(body))
     }
 

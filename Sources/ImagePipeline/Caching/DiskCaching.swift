@@ -11,6 +11,7 @@ import Foundation
 ///   are given to `store`.
 protocol DiskCaching: Sendable {
     /// The entry for `url`, or nil. A hit counts as a use for LRU eviction (the file is touched).
+    /// A file that is there but is not a whole entry (bad checksum, cut short) is deleted.
     func entry(for url: URL) -> DiskCacheEntry?
 
     /// Writes `entry` for `url` atomically (temporary file, then `rename`), replacing any
@@ -18,6 +19,9 @@ protocol DiskCaching: Sendable {
     /// - Returns: false when nothing was written.
     @discardableResult
     func store(_ entry: DiskCacheEntry, for url: URL) -> Bool
+
+    /// Deletes the entry for `url`, if any (its body failed to decode).
+    func remove(for url: URL)
 
     /// Removes entries, least recently used first, until the total is within the byte limit;
     /// also deletes temporary files left by a crash.

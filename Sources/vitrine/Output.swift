@@ -1,0 +1,58 @@
+import Foundation
+import Gallery
+
+/// The output boundary: every byte `vitrine` prints goes through here.
+///
+/// Messages quote text from galleries, servers and file names (a redirect's `Location`, a next
+/// link, a libvips hint), so each is passed through ``DisplayText/sanitizeMessage(_:)`` first:
+/// no escape sequence, C0 or C1 control (U+009B and U+009D included), DEL or bidi control
+/// reaches stdout or stderr, whichever path produced the text. Terminal control that Vitrine
+/// writes itself (the progress note's `\r` and `ESC [K`) goes through ``control(_:)``, which
+/// takes only a fixed ``Control`` value, never text.
+enum Output {
+    /// Writes `text` to stdout, sanitized, as it is (add the line feed yourself).
+    static func out(_ text: String) {
+        write(1, DisplayText.sanitizeMessage(text))
+    }
+
+    /// Writes `text` to stderr, sanitized.
+    static func err(_ text: String) {
+        write(2, DisplayText.sanitizeMessage(text))
+    }
+
+    /// Terminal controls Vitrine itself writes to stderr.
+    enum Control: String {
+        /// Back to the start of the line (`\r`).
+        case lineStart = "\r"
+        /// Erase to the end of the line (`ESC [ K`).
+        case eraseLine = "\u{1B}[K"
+    }
+
+    /// Writes one of Vitrine's own controls to stderr.
+    static func control(_ control: Control) {
+        write(2, control.rawValue)
+    }
+
+    /// Writes already sanitized bytes to stdout (``ListCommand`` sanitizes field by field and
+    /// writes in 64 KiB chunks).
+    static func outSanitized(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeAll(1, UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `write(2)` until every byte is out; EINTR is retried, other errors (EPIPE: the reader
+    /// went away) end the write silently, as `FileHandle.write` would not.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            return
+        }
+    }
+}
