@@ -65,9 +65,15 @@ let package = Package(
             dependencies: ["CNcursesw", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
+        // The browse core: items, the list a view shows, thumbnail loading, views, bindings.
+        .target(
+            name: "Browse",
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "vitrine",
-            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "Browse"],
             resources: [.copy("../../Resources/demo")],
             swiftSettings: swiftSettings,
             // Release links with the toolchain's lld and packed relative relocations (DT_RELR,
@@ -92,7 +98,12 @@ let package = Package(
         ),
         .testTarget(
             name: "vitrineTests",
-            dependencies: ["vitrine", "ImagePipeline", "HalfBlock"],
+            dependencies: ["vitrine", "ImagePipeline", "HalfBlock", "Browse"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BrowseTests",
+            dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -64,4 +64,47 @@ static inline int vt_put_text(int y, int x, const wchar_t *text, int n, attr_t a
     attr_set(A_NORMAL, 0, NULL);
     return rc;
 }
+
+/* Reads one key as a wide character: returns OK (a character in *out), KEY_CODE_YES (a
+   KEY_* code in *out) or ERR (nothing pending). get_wch is a macro over wget_wch(stdscr). */
+static inline int vt_get_wch(unsigned int *out) {
+    wint_t w = 0;
+    int rc = wget_wch(stdscr, &w);
+    *out = (unsigned int)w;
+    return rc;
+}
+static inline int vt_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int vt_ok(void) { return OK; }
+static inline int vt_key_mouse(void) { return KEY_MOUSE; }
+
+/* Mouse reports: button 1 presses and the wheel (buttons 4 and 5), with no click resolution
+   delay (mouseinterval 0: double clicks are timed by the caller). The masks are macros whose
+   layout changed between ncurses ABIs, so they are only ever named here. */
+static inline int vt_mouse_enable(int on) {
+    mmask_t wanted = 0;
+    if (on) {
+        wanted = BUTTON1_PRESSED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+        wanted |= BUTTON5_PRESSED;
+#endif
+        mouseinterval(0);
+    }
+    return mousemask(wanted, NULL) != 0 || !on;
+}
+
+/* The pending mouse event after KEY_MOUSE: 0 none, 1 button 1 pressed, 4 wheel up, 5 wheel
+   down, 2 anything else; *y and *x get its cell. */
+static inline int vt_get_mouse(int *y, int *x) {
+    MEVENT e;
+    if (getmouse(&e) != OK) return 0;
+    *y = e.y;
+    *x = e.x;
+    if (e.bstate & BUTTON1_PRESSED) return 1;
+    if (e.bstate & BUTTON4_PRESSED) return 4;
+#ifdef BUTTON5_PRESSED
+    if (e.bstate & BUTTON5_PRESSED) return 5;
+#endif
+    return 2;
+}
+
 #endif

@@ -10,7 +10,7 @@ import Glibc
 ///
 /// - Important: main actor only. ncurses keeps global state and is not thread-safe.
 @MainActor
-public final class Screen {
+public final class Screen: Canvas {
     /// Why the screen could not start.
     public enum Error: Swift.Error, CustomStringConvertible {
         case notATerminal
@@ -28,8 +28,10 @@ public final class Screen {
     }
 
     /// Text styles, mapped to attributes in one place (the theme).
-    public enum Role {
+    public enum Role: Sendable {
         case normal, title, dim, selection, status, error, spinner
+        /// A search match (bold and underlined).
+        case match
     }
 
     /// The colour mode images are rendered in.
@@ -120,15 +122,34 @@ public final class Screen {
     /// Sends pending changes to the terminal.
     public func refresh() { wnoutrefresh(vt_stdscr()); doupdate() }
 
-    /// Reads every pending key, without waiting.
-    public func pendingKeys() -> [Int32] {
-        var keys: [Int32] = []
+    /// Reads every pending key, decoded, without waiting. Mouse reports come as `.mouse`
+    /// once `enableMouse(true)` asked for them; codes Vitrine has no use for are skipped.
+    public func pendingKeys() -> [Key] {
+        var keys: [Key] = []
+        var code: UInt32 = 0
         while true {
-            let key = getch()
-            if key == vt_err() { break }
-            keys.append(key)
+            let rc = vt_get_wch(&code)
+            if rc == vt_err() { break }
+            let isKeyCode = rc == vt_key_code_yes()
+            if isKeyCode && Int32(bitPattern: code) == vt_key_mouse() {
+                var y: Int32 = 0, x: Int32 = 0
+                switch vt_get_mouse(&y, &x) {
+                case 1: keys.append(.mouse(MouseEvent(.press, y: Int(y), x: Int(x))))
+                case 4: keys.append(.mouse(MouseEvent(.wheelUp, y: Int(y), x: Int(x))))
+                case 5: keys.append(.mouse(MouseEvent(.wheelDown, y: Int(y), x: Int(x))))
+                default: break
+                }
+                continue
+            }
+            if let key = Key.decode(code, isKeyCode: isKeyCode) { keys.append(key) }
         }
         return keys
+    }
+
+    /// Turns mouse reports (button 1 presses, the wheel) on or off. While on, the terminal's
+    /// own selection still works with Shift held.
+    public func enableMouse(_ on: Bool) {
+        _ = vt_mouse_enable(on ? 1 : 0)
     }
 
     // MARK: Drawing
@@ -204,6 +225,7 @@ public final class Screen {
             return hasColors && colorMode != .none ? (vt_a_bold(), pairFor(.indexed(1), .terminalDefault)) : (vt_a_bold(), 0)
         case .spinner:
             return hasColors && colorMode != .none ? (vt_a_normal(), pairFor(.indexed(6), .terminalDefault)) : (vt_a_normal(), 0)
+        case .match: return (vt_a_bold() | vt_a_underline(), 0)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Browse
 import HalfBlock
 
 /// sysexits(3) statuses, the contract scripts rely on.
@@ -34,6 +35,12 @@ enum Command: Equatable {
 struct BrowseOptions: Equatable {
     /// Lines per table row.
     var rowHeight = 5
+    /// `--view list|grid`: the view the browser starts in.
+    var view: GalleryLayout.Mode = .list
+    /// `--grid-size ROWS`: thumbnail height in the grid, in cells.
+    var gridSize = 8
+    /// False with `--no-mouse`.
+    var mouse = true
     var colors: ColorMode?
     /// Pipeline limits and cache behaviour from `--memory-cache`, `--disk-cache`,
     /// `--no-disk-cache`, `--reload`, `--offline`, `--max-per-host` and `--header`.
@@ -171,6 +178,17 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.rowHeight = n
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
+            case "--view":
+                let text = try value(for: arg)
+                guard let mode = GalleryLayout.Mode(rawValue: text) else { throw usage("--view takes list or grid, not '\(text)'") }
+                options.view = mode
+            case "--grid-size":
+                let text = try value(for: arg)
+                guard let n = Int(text), (2...40).contains(n) else {
+                    throw usage("--grid-size takes a thumbnail height in lines from 2 to 40, not '\(text)'")
+                }
+                options.gridSize = n
+            case "--no-mouse": options.mouse = false
             case _ where LoadingOptions.flags.contains(arg):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(arg):
@@ -185,8 +203,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
     }
 }
 
-let helpText = """
-    Usage: vitrine [GALLERY] [--row-height LINES] [--colors MODE] [LOADING] [MAPPING]
+let helpText: String = """
+    Usage: vitrine [GALLERY] [--view list|grid] [--row-height LINES] [--grid-size LINES] [--no-mouse]
+                   [--colors MODE] [LOADING] [MAPPING]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
@@ -195,7 +214,11 @@ let helpText = """
     of one; without it the demo gallery opens. Thumbnails load as their rows scroll into view.
 
     Options:
-      --row-height LINES   lines per table row, 2-40 (default 5)
+      --view list|grid     the view to start in (default list; v switches)
+      --row-height LINES   lines per list row, 2-40 (default 5); + and - change it live
+      --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)
+      --no-mouse           leave the mouse to the terminal (default: wheel scrolls, a click
+                           selects, a double click opens; Shift still selects text)
       -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
                            browser can only lower it, see the man page)
       --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
@@ -224,8 +247,8 @@ let helpText = """
       --next EXPR          the next page's URL: .next_url or "?offset=\\(.next_offset)"
       --preset NAME        read as this format (reddit, deviantArt, jsonFeed, flickr, ...)
 
-    Keys: ↑↓ j k move, PgUp PgDn page, g G Home End first/last, Enter open, n p next/previous,
-          r retry, ? help, q back/quit, Q quit.
+    Keys (a count before a key repeats or aims it: 5j, 50G, 50%):
+    \(Bindings.helpText())
 
     Cache: downloaded images are kept in $XDG_CACHE_HOME/vitrine (default ~/.cache/vitrine);
           'vitrine cache info' shows its size, 'vitrine cache clear' empties it.

@@ -69,7 +69,7 @@ do throws(Failure) {
         dup2(sink, 2)
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
-            rowHeight: options.rowHeight)
+            options: options)
         browser.run()
         screen.close()
         dup2(savedStderr, 2)

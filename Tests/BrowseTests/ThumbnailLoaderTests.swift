@@ -4,12 +4,12 @@ import Gallery
 import ImagePipeline
 import Testing
 
-@testable import vitrine
+@testable import Browse
 
 /// Records what the row loader asks of the pipeline and answers with fresh tickets.
 @MainActor
 final class RecordingLoader: ImageLoading {
-    var requested: [(url: String, priority: Int, reload: Bool)] = []
+    var requested: [(url: String, priority: Int, reload: Bool, width: Int, height: Int)] = []
     var cancelled: [ImagePipeline.Ticket] = []
     var priorities: [ImagePipeline.Ticket: Int] = [:]
     var cached: Set<String> = []
@@ -18,8 +18,9 @@ final class RecordingLoader: ImageLoading {
 
     func load(_ request: ImageRequest, priority: Int) -> ImagePipeline.LoadStart {
         let name = request.url.lastPathComponent
-        if cached.contains(name) { return .cached(RowLoaderTests.image) }
-        requested.append((name, priority, request.reload))
+        let box = "\(name)@\(request.maxPixelWidth)x\(request.maxPixelHeight)"
+        if cached.contains(name) || cached.contains(box) { return .cached(ThumbnailLoaderTests.image) }
+        requested.append((name, priority, request.reload, request.maxPixelWidth, request.maxPixelHeight))
         let ticket = ImagePipeline.Ticket(id: nextID)
         nextID += 1
         tickets[name] = ticket
@@ -29,19 +30,19 @@ final class RecordingLoader: ImageLoading {
     func cancel(_ ticket: ImagePipeline.Ticket) { cancelled.append(ticket) }
     func setPriority(_ ticket: ImagePipeline.Ticket, _ priority: Int) { priorities[ticket] = priority }
 
-    var requestedRows: [Int] { requested.map { Int($0.url.dropLast(4))! } }
+    var requestedRows: [Int] { requested.map { Int($0.url.dropLast(4).split(separator: "-").last!)! } }
 }
 
-@Suite("RowLoader: lazy loading and row redraws")
+@Suite("ThumbnailLoader: lazy loading and item redraws")
 @MainActor
-struct RowLoaderTests {
+struct ThumbnailLoaderTests {
     static let image = DecodedImage(bitmap: RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), sourceWidth: 640, sourceHeight: 480)
     let box = (width: 32, height: 16)
 
-    func makeRows(_ count: Int) -> (RowLoader, RecordingLoader) {
+    func makeRows(_ count: Int) -> (ThumbnailLoader, RecordingLoader) {
         let loader = RecordingLoader()
         let urls = (0..<count).map { URL(string: "http://127.0.0.1:9/\($0).png") }
-        return (RowLoader(urls: urls, loader: loader), loader)
+        return (ThumbnailLoader(urls: urls, loader: loader), loader)
     }
 
     @Test("only rows on screen plus one look-ahead row are requested, nearest first")
@@ -53,7 +54,7 @@ struct RowLoaderTests {
         // Then rows 0-5 were requested, in priority order, and redrawn
         #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5])
         #expect(loader.requested.map(\.priority) == [0, 1, 2, 3, 4, 6])
-        #expect(changed == Set(0...5))
+        #expect(changed == Set((0...5).map(ItemID.init)))
         #expect(rows.loadingCount == 6)
     }
 
@@ -63,9 +64,9 @@ struct RowLoaderTests {
         _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
         // When the user jumps to rows 500-504 (keys drained before layout)
         _ = rows.update(visible: 500..<505, rowsPerPage: 5, pixelBox: box)
-        // Then the first six loads were cancelled and only 499-505 were added
+        // Then the first six loads were cancelled and only 499-505 were added, visible first
         #expect(loader.cancelled.count == 6)
-        #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5, 499, 500, 501, 502, 503, 504, 505])
+        #expect(loader.requestedRows == [0, 1, 2, 3, 4, 5, 500, 501, 502, 503, 504, 499, 505])
         #expect(rows.loadingCount == 7)
         if case .idle = rows.phases[3] {} else { Issue.record("a cancelled row must go back to idle") }
     }
@@ -88,7 +89,7 @@ struct RowLoaderTests {
         _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: box)
         let ticket3 = loader.tickets["3.png"]!
         // When row 3's image arrives
-        #expect(rows.apply(ticket3, .success(Self.image)) == 3)
+        #expect(rows.apply(ticket3, .success(Self.image)) == ItemID(3))
         if case .loaded(let image) = rows.phases[3] {
             #expect(image.sourceWidth == 640)
         } else {
@@ -97,7 +98,7 @@ struct RowLoaderTests {
         // And the same ticket answers again (a race with cancellation): nothing changes
         #expect(rows.apply(ticket3, .failure(.timedOut)) == nil)
         // A failure marks its row with the reason
-        #expect(rows.apply(loader.tickets["4.png"]!, .failure(.httpStatus(404))) == 4)
+        #expect(rows.apply(loader.tickets["4.png"]!, .failure(.httpStatus(404))) == ItemID(4))
         if case .failed(let error) = rows.phases[4] { #expect(error.shortReason == "HTTP 404") }
         #expect(rows.counts.loaded == 1 && rows.counts.failed == 1 && rows.counts.loading == 4)
     }
@@ -110,7 +111,7 @@ struct RowLoaderTests {
         for row in stride(from: 7, to: 300, by: 29) {
             items[row] = GalleryItem(title: "bad", thumbnail: nil, image: nil, problem: "unsupported URL scheme 'x'")
         }
-        let rows = RowLoader(items: items, loader: loader)
+        let rows = ThumbnailLoader(items: items, loader: loader)
         func recount() -> (Int, Int) {
             var loaded = 0, failed = 0
             for (row, phase) in rows.phases.enumerated() {
@@ -153,14 +154,14 @@ struct RowLoaderTests {
         #expect(loader.cancelled == [old])
         #expect(loader.requested.last?.url == "2.png" && loader.requested.last?.reload == true)
         #expect(rows.apply(old, .success(Self.image)) == nil)
-        #expect(rows.apply(loader.tickets["2.png"]!, .success(Self.image)) == 2)
+        #expect(rows.apply(loader.tickets["2.png"]!, .success(Self.image)) == ItemID(2))
     }
 
     @Test("memory-cache hits are drawn at once, without a ticket; rows without a URL never load")
     func cacheHitsAndMissingURLs() {
         let loader = RecordingLoader()
         loader.cached = ["0.png"]
-        let rows = RowLoader(urls: [URL(string: "http://127.0.0.1:9/0.png"), nil], loader: loader)
+        let rows = ThumbnailLoader(urls: [URL(string: "http://127.0.0.1:9/0.png"), nil], loader: loader)
         _ = rows.update(visible: 0..<2, rowsPerPage: 2, pixelBox: box)
         if case .loaded = rows.phases[0] {} else { Issue.record("row 0 should come from the cache") }
         if case .noImage = rows.phases[1] {} else { Issue.record("row 1 has no URL") }
@@ -177,7 +178,7 @@ struct RowLoaderTests {
             GalleryItem(title: "b", thumbnail: nil, image: nil, problem: "file: URL in a gallery read over http"),
             GalleryItem(title: "c", thumbnailURL: nil),
         ]
-        let rows = RowLoader(items: items, loader: loader)
+        let rows = ThumbnailLoader(items: items, loader: loader)
         // When all three are on screen
         _ = rows.update(visible: 0..<3, rowsPerPage: 3, pixelBox: box)
         // Then only row 0 is requested; row 1 has its reason, row 2 simply has no image
@@ -200,16 +201,16 @@ struct RowLoaderTests {
     }
 }
 
-@Suite("RowLoader: memory stays bounded")
+@Suite("ThumbnailLoader: memory stays bounded")
 @MainActor
-struct RowLoaderEvictionTests {
+struct ThumbnailLoaderEvictionTests {
     @Test("rows more than a page away let go of their bitmaps but still count as loaded")
     func evictsFarRows() {
         // Given rows 0-5 loaded
         let loader = RecordingLoader()
-        let rows = RowLoader(urls: (0..<100).map { URL(string: "http://127.0.0.1:9/\($0).png") }, loader: loader)
+        let rows = ThumbnailLoader(urls: (0..<100).map { URL(string: "http://127.0.0.1:9/\($0).png") }, loader: loader)
         _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
-        for row in 0...5 { _ = rows.apply(loader.tickets["\(row).png"]!, .success(RowLoaderTests.image)) }
+        for row in 0...5 { _ = rows.apply(loader.tickets["\(row).png"]!, .success(ThumbnailLoaderTests.image)) }
         #expect(rows.counts.loaded == 6)
         // When the viewport moves far away
         let changed = rows.update(visible: 50..<55, rowsPerPage: 5, pixelBox: (32, 16))
@@ -221,11 +222,58 @@ struct RowLoaderEvictionTests {
             }
             #expect(width == 640 && height == 480)
         }
-        #expect(changed.isSuperset(of: Set(0...5)))
+        #expect(changed.isSuperset(of: Set((0...5).map(ItemID.init))))
         #expect(rows.counts.loaded == 6)
         // And coming back asks the pipeline again (a memory-cache hit when it still has them)
         loader.cached = ["0.png", "1.png", "2.png", "3.png", "4.png", "5.png"]
         _ = rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
         if case .loaded = rows.phases[2] {} else { Issue.record("row 2 should be back from the cache") }
+    }
+}
+
+@Suite("ThumbnailLoader: thumbnail sizes")
+@MainActor
+struct ThumbnailLoaderSizeTests {
+    @Test("a new box re-requests loaded items at it, keeping the old bitmap on screen until the new one arrives")
+    func newBoxReRequests() {
+        // Given items 0-5 loaded at 32x16
+        let loader = RecordingLoader()
+        let rows = ThumbnailLoader(urls: (0..<50).map { URL(string: "http://127.0.0.1:9/\($0).png") }, loader: loader)
+        rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
+        for i in 0...5 { _ = rows.apply(loader.tickets["\(i).png"]!, .success(ThumbnailLoaderTests.image)) }
+        #expect(rows.loadingCount == 0)
+        // When the thumbnails grow (+) to 48x24
+        rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (48, 24))
+        // Then the six are asked for again at the new box, and still show their bitmap
+        #expect(loader.requested.suffix(6).map(\.width) == Array(repeating: 48, count: 6))
+        #expect(rows.loadingCount == 6)
+        if case .loaded = rows.phases[2] {} else { Issue.record("item 2 lost its bitmap while re-loading") }
+        #expect(rows.counts.loaded == 6)
+        // And going back to a box the memory cache holds is answered at once, with no request
+        let asked = loader.requested.count
+        for i in 0...5 { loader.cached.insert("\(i).png@32x16") }
+        rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
+        // (the six in flight at 48x24 are not asked again while they load)
+        #expect(loader.requested.count == asked)
+        for i in 0...5 { _ = rows.apply(loader.tickets["\(i).png"]!, .success(ThumbnailLoaderTests.image)) }
+        rows.update(visible: 0..<5, rowsPerPage: 5, pixelBox: (32, 16))
+        #expect(loader.requested.count == asked)
+        #expect(rows.loadingCount == 0)
+    }
+
+    @Test("a grid's interest: visible first in screen order, then the row below, then the row above")
+    func gridInterestOrder() {
+        // Given a grid of 4 per row, rows 10-12 on screen (items 40-51)
+        let loader = RecordingLoader()
+        let rows = ThumbnailLoader(urls: (0..<200).map { URL(string: "http://127.0.0.1:9/\($0).png") }, loader: loader)
+        let visible = (40..<52).map(ItemID.init)
+        let interest = Interest(
+            visible: visible, lookahead: (52..<56).map(ItemID.init) + (36..<40).reversed().map(ItemID.init),
+            keep: Set((28..<64).map(ItemID.init)), priority: { $0.index >= 40 && $0.index < 52 ? $0.index - 40 : 12 + abs($0.index - 46) })
+        rows.update(interest, pixelBox: PixelBox(width: 16, height: 16))
+        #expect(loader.requestedRows == Array(40..<56) + [39, 38, 37, 36])
+        #expect(loader.requested.prefix(12).map(\.priority) == Array(0..<12))
+        // Nothing outside the look-ahead is requested
+        #expect(!loader.requestedRows.contains { $0 < 36 || $0 >= 56 })
     }
 }

@@ -1,0 +1,40 @@
+/// What a key asks for. Keys are bound to actions in one table (`Bindings`).
+public enum Action: Hashable, Sendable {
+    case up, down, left, right, pageUp, pageDown, halfPageUp, halfPageDown
+    /// First item (with a count N: item N, as `NG`).
+    case first
+    /// Last item (with a count N: item N).
+    case last
+    /// With a count N: N percent into the list (`50%`).
+    case percent
+    case open, back, quit, quitAll
+    /// Next and previous item in the full view.
+    case next, previous
+    case retry, help, redraw
+    /// List ⇄ grid.
+    case toggleView
+    /// Bigger and smaller thumbnails.
+    case bigger, smaller
+    /// Start a search (`/`), the next and previous match (`n`, `N`).
+    case search, searchNext, searchPrevious
+    /// Start a filter (`&`); clear the filter and the search (`Esc`).
+    case filter, clear
+    /// Cycle the sort key; reverse the sort.
+    case sort, reverseSort
+}
+
+/// What handling an action asks of the app.
+public enum Reaction {
+    /// Nothing to redraw.
+    case none
+    /// Redraw these items alone.
+    case redraw(Set<ItemID>)
+    /// Redraw the whole view (it scrolled, changed layout or was uncovered); never clears the
+    /// terminal: unchanged cells cost nothing.
+    case redrawAll
+    /// Show a view on top (the full view, the help).
+    case push(any BrowseView)
+    /// Close the top view.
+    case pop
+    case quit
+}

@@ -1,0 +1,358 @@
+import Gallery
+import ImagePipeline
+import TerminalUI
+
+/// The browser's controller: a stack of views over one `BrowseModel`, the count typed before
+/// a key, the search and filter prompt, and what needs drawing. The wiring (the executable)
+/// owns the terminal and the loop: it hands keys, finished loads and pages in, and asks for a
+/// frame; everything here runs on the main thread and is tested on a `TestCanvas`.
+@MainActor
+public final class App {
+    /// Start-up settings.
+    public struct Options: Sendable {
+        public var mode: GalleryLayout.Mode = .list
+        /// Thumbnail heights in cells.
+        public var listRows = 4
+        public var gridRows = 8
+
+        public init(mode: GalleryLayout.Mode = .list, listRows: Int = 4, gridRows: Int = 8) {
+            self.mode = mode
+            self.listRows = listRows
+            self.gridRows = gridRows
+        }
+    }
+
+    public let model: BrowseModel
+    /// The gallery: always at the bottom of the stack.
+    public let gallery: GalleryView
+    private var stack: [any BrowseView] = []
+    /// Digits typed before a key (`50` of `50G`).
+    public private(set) var count: Int?
+    private var prompt: Prompt?
+    /// A one-off note for the status line ("no match for …"), until the next key.
+    public private(set) var message: String?
+    private var needsFull = true
+    private var dirty = Set<ItemID>()
+    /// The top view has something to draw that is not an item (the "loading more" slot).
+    private var viewDirty = false
+    private var lastStatus: (String, String)?
+    private var lines = 24, columns = 80
+    /// False once the user quit.
+    public private(set) var running = true
+    /// Set by ^L: the wiring repaints the terminal from scratch.
+    public var repaintRequested = false
+
+    public init(model: BrowseModel, options: Options) {
+        self.model = model
+        gallery = GalleryView(model: model, mode: options.mode, listRows: options.listRows, gridRows: options.gridRows)
+        stack = [gallery]
+    }
+
+    /// The view on top (gets the keys).
+    public var top: any BrowseView { stack[stack.count - 1] }
+
+    /// Lays every view out for a screen of `lines` x `columns` cells.
+    public func layout(lines: Int, columns: Int) {
+        self.lines = lines
+        self.columns = columns
+        for view in stack { view.layout(lines: lines, columns: columns) }
+        needsFull = true
+    }
+
+    // MARK: Input
+
+    /// Handles one key (or mouse report) at time `now`.
+    public func handle(_ key: Key, now: ContinuousClock.Instant = .now) {
+        message = nil
+        if key == .resize { return }
+        if prompt != nil {
+            editPrompt(key)
+            return
+        }
+        if let help = top as? HelpView {
+            apply(help.handleKey(key))
+            return
+        }
+        if case .mouse(let event) = key {
+            count = nil
+            apply(top.handleMouse(event, now: now))
+            return
+        }
+        if case .character(let c) = key, !(top is HelpView), let digit = c.wholeNumberValue, c.isASCII,
+            digit > 0 || count != nil
+        {
+            count = min(99_999_999, (count ?? 0) * 10 + digit)
+            return
+        }
+        let typed = count
+        count = nil
+        guard let (action, takesCount) = Bindings.action(for: key, in: top.kind) else { return }
+        perform(action, count: takesCount ? typed : nil)
+    }
+
+    /// Performs `action` as if its key was pressed.
+    public func perform(_ action: Action, count: Int? = nil) {
+        switch action {
+        case .help:
+            apply(.push(HelpView(for: top.kind)))
+        case .redraw:
+            repaintRequested = true
+            needsFull = true
+        case .quitAll:
+            running = false
+        case .search, .filter:
+            let kind: Prompt.Kind = action == .search ? .search : .filter
+            prompt = Prompt(kind: kind, origin: gallery.selected, previous: kind == .search ? model.search : model.list.filter)
+            if kind == .filter { prompt?.text = model.list.filter ?? "" }
+        case .searchNext, .searchPrevious:
+            jumpToMatch(forward: action == .searchNext, count: max(1, count ?? 1), includingSelection: false)
+        case .clear:
+            guard model.list.filter != nil || model.search != nil else { return }
+            model.setSearch(nil)
+            model.list.setFilter(nil)
+            gallery.reanchor()
+            needsFull = true
+        case .sort, .reverseSort:
+            let list = model.list
+            if action == .sort {
+                list.sort(by: list.sortKey.next, reversed: list.reversed)
+            } else {
+                list.sort(by: list.sortKey, reversed: !list.reversed)
+            }
+            gallery.reanchor()
+            needsFull = true
+        default:
+            apply(top.handle(action, count: count))
+        }
+    }
+
+    private func editPrompt(_ key: Key) {
+        guard var p = prompt else { return }
+        let edit = p.edit(key)
+        prompt = p
+        switch (p.kind, edit) {
+        case (_, .ignored):
+            return
+        case (.search, .changed):
+            model.setSearch(p.text)
+            gallery.select(p.origin)
+            if model.search != nil { jumpToMatch(forward: true, count: 1, includingSelection: true) }
+        case (.search, .accepted):
+            prompt = nil
+            if p.text.isEmpty, let previous = p.previous {
+                // An empty search repeats the last one, as in less and vim.
+                model.setSearch(previous)
+                jumpToMatch(forward: true, count: 1, includingSelection: false)
+            }
+        case (.search, .cancelled):
+            prompt = nil
+            model.setSearch(p.previous)
+            gallery.select(p.origin)
+        case (.filter, .changed):
+            model.list.setFilter(p.text)
+            gallery.reanchor()
+        case (.filter, .accepted):
+            prompt = nil
+        case (.filter, .cancelled):
+            prompt = nil
+            model.list.setFilter(p.previous)
+            gallery.reanchor()
+        }
+        needsFull = true
+    }
+
+    /// Moves to the `count`th match after (or before) the selection, wrapping at the ends; with
+    /// `includingSelection`, the selection itself counts (incremental search).
+    private func jumpToMatch(forward: Bool, count: Int, includingSelection: Bool) {
+        guard let query = model.search, let matches = model.searchMatches else {
+            message = "no search: / starts one"
+            return
+        }
+        let list = model.list
+        let n = list.count
+        guard n > 0 else { return }
+        var position = min(gallery.selected, n - 1)
+        var found = 0
+        var steps = includingSelection ? 0 : 1
+        var wrapped = false
+        while found < count {
+            var hit: Int?
+            while steps <= n {
+                let p = ((position + (forward ? steps : -steps)) % n + n) % n
+                if (forward && p < position) || (!forward && p > position) { wrapped = true }
+                if matches[list[p]] {
+                    hit = p
+                    break
+                }
+                steps += 1
+            }
+            guard let hit else {
+                message = "no match for \(query)"
+                needsFull = true
+                return
+            }
+            position = hit
+            found += 1
+            steps = 1
+        }
+        let before = gallery.selected
+        gallery.select(position)
+        if wrapped { message = forward ? "search wrapped to the top" : "search wrapped to the bottom" }
+        if before != position { needsFull = true }
+    }
+
+    private func apply(_ reaction: Reaction) {
+        switch reaction {
+        case .none: break
+        case .redraw(let ids): dirty.formUnion(ids)
+        case .redrawAll: needsFull = true
+        case .push(let view):
+            view.layout(lines: lines, columns: columns)
+            stack.append(view)
+            needsFull = true
+        case .pop:
+            guard stack.count > 1 else { return }
+            let view = stack.removeLast()
+            if let image = view as? ImageView {
+                image.close()
+                gallery.select(id: image.item)
+            }
+            needsFull = true
+        case .quit:
+            running = false
+        }
+    }
+
+    // MARK: Background work
+
+    /// Applies a finished image load: a thumbnail's, or the full view's. `revalidating` and
+    /// `replacement` are as in ``ThumbnailLoader/apply(_:_:revalidating:replacement:)``.
+    public func apply(
+        _ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>,
+        revalidating: Bool = false, replacement: Bool = false
+    ) {
+        if let id = model.thumbnails.apply(ticket, result, revalidating: revalidating, replacement: replacement) {
+            model.invalidate([id])
+            dirty.insert(id)
+            return
+        }
+        guard !replacement else { return }
+        for view in stack {
+            if let image = view as? ImageView, image.apply(ticket, result) {
+                needsFull = true
+                return
+            }
+        }
+        // Anything else answers a ticket that was cancelled: dropped.
+    }
+
+    /// A further page arrived: its items go under the others (in the sort, through the filter).
+    public func appendPage(_ items: [GalleryItem], paging: BrowseModel.Paging) {
+        model.append(items)
+        model.paging = paging
+        gallery.reanchor()
+        needsFull = true
+    }
+
+    /// The paging state changed without new items (a page started loading or failed).
+    public func setPaging(_ paging: BrowseModel.Paging) {
+        guard paging != model.paging else { return }
+        model.paging = paging
+        gallery.pagingChanged()
+    }
+
+    /// Hands the gallery's viewport to the thumbnail loader, and asks for the next page near
+    /// the end. Call after every batch of keys, so items that flew past are never requested.
+    public func updateInterest() {
+        guard top === gallery || top is HelpView else { return }
+        let interest = gallery.interest
+        let changed = model.thumbnails.update(interest, pixelBox: gallery.layout.pixelBox)
+        model.invalidate(changed.filter { id in
+            if case .loaded = model.thumbnails.phase(id) { return false }
+            return true
+        })
+        model.pruneArt(keeping: interest.keep)
+        dirty.formUnion(changed)
+        if case .ready = model.paging, gallery.visiblePositions.upperBound + gallery.layout.slotsPerPage >= model.list.count {
+            model.loadMore()
+            gallery.pagingChanged()
+            viewDirty = true
+        }
+    }
+
+    /// Withdraws every load (at exit).
+    public func cancelAll() {
+        model.thumbnails.cancelAll()
+        for view in stack { (view as? ImageView)?.close() }
+    }
+
+    // MARK: Drawing
+
+    /// True while a spinner on screen turns (the loop then wakes every `Spinner.interval` ms).
+    public var animating: Bool { top.animating }
+
+    /// Advances the spinner and marks what it turns in.
+    public func tick() {
+        model.tickSpinner()
+        apply(top.tick())
+        viewDirty = true
+    }
+
+    /// Draws what changed since the last frame: everything after a scroll, a layout change or a
+    /// new view; otherwise the changed items alone; then the status line when its text changed.
+    /// - Returns: true when anything was drawn (the wiring then refreshes the terminal).
+    @discardableResult
+    public func draw(on canvas: any Canvas) -> Bool {
+        var drew = false
+        if needsFull {
+            let base = stack.lastIndex { !$0.isOverlay } ?? 0
+            for view in stack[base...] { view.draw(on: canvas, items: nil) }
+            drew = true
+            lastStatus = nil
+        } else if !dirty.isEmpty || viewDirty, !top.isOverlay {
+            top.draw(on: canvas, items: dirty)
+            drew = true
+        }
+        needsFull = false
+        viewDirty = false
+        dirty.removeAll()
+        let status = statusText()
+        if lastStatus.map({ $0 != status }) ?? true {
+            StatusLine.draw(on: canvas, left: status.0, right: status.1)
+            lastStatus = status
+            drew = true
+        }
+        return drew
+    }
+
+    /// The status line: the prompt while typing, else the top view's (with the pending count
+    /// and any note), shortened on a narrow screen.
+    func statusText() -> (String, String) {
+        if let prompt {
+            var right = ""
+            if prompt.kind == .search, let matches = model.searchMatches {
+                right = "\(matches.population) matching"
+            } else if prompt.kind == .filter {
+                right = "\(model.list.count) of \(model.list.total)"
+            }
+            return ("\(prompt.kind.sigil)\(prompt.text)▏", right)
+        }
+        var (left, right) = top.status()
+        if let message { left += "  \(message)" }
+        if let count { right = "\(count)  " + right }
+        func fits() -> Bool { DisplayWidth.width(left) + DisplayWidth.width(right) + 2 <= columns }
+        if !fits(), top === gallery {
+            // Narrow: the counts in short (✓ loaded, … loading, ✗ failed), then the position
+            // before the name.
+            let (loaded, loading, failed) = model.thumbnails.counts
+            right = "\(count.map { "\($0)  " } ?? "")✓\(loaded) …\(loading) ✗\(failed)  ? help"
+            if !fits() {
+                let list = model.list
+                let position = "\(min(gallery.selected + 1, list.count))/\(list.count)\(model.paging.hasMore ? "+" : "")"
+                left = " \(position) \(model.name)" + (message.map { "  \($0)" } ?? "")
+                right = "✓\(loaded) …\(loading) ✗\(failed)"
+            }
+        }
+        return (left, right)
+    }
+}

@@ -1,0 +1,49 @@
+/// Sort keys in natural order, as file managers sort names: case folded, and each run of
+/// digits compared by its value, so `img2` comes before `img10` (ranger's and lf's `natural`
+/// sort, the "version sort" of GNU `ls -v`).
+///
+/// The key is bytes compared with `memcmp`-style lexicographic order: the UTF-8 of the
+/// lower-cased text with every digit run replaced by one byte holding its length (leading
+/// zeros dropped, 1-31) followed by its digits. A shorter number then sorts first, numbers of
+/// the same length by their digits, and a number before a letter (bytes 1-31 sort before
+/// every printable byte). Precomputed once per item, so a sort of 100,000 items compares
+/// bytes, never `String`s.
+public enum NaturalOrder {
+    /// The natural-order key of `text`.
+    public static func key(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 4)
+        var digits: [UInt8] = []
+        func flush() {
+            guard !digits.isEmpty else { return }
+            var start = 0
+            while start < digits.count - 1 && digits[start] == UInt8(ascii: "0") { start += 1 }
+            let run = digits[start...]
+            out.append(UInt8(min(31, run.count)))
+            out.append(contentsOf: run)
+            digits.removeAll(keepingCapacity: true)
+        }
+        for byte in text.lowercased().utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                digits.append(byte)
+            } else {
+                flush()
+                out.append(byte)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// True when key `a` sorts before key `b`.
+    @inline(__always)
+    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                let n = min(pa.count, pb.count)
+                for i in 0..<n where pa[i] != pb[i] { return pa[i] < pb[i] }
+                return pa.count < pb.count
+            }
+        }
+    }
+}
