@@ -6,9 +6,10 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build: ncursesw and libvips headers; run: the direct-colour terminfo entries (xterm-direct,
-# tmux-direct). Tests: tmux and Python for the end-to-end suite, real photos and flags.
-BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev
-TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png
+# tmux-direct); libsixel and libpng for the pixel presenters. Tests: tmux and Python for the
+# end-to-end suite, real photos and flags, ImageMagick to decode sixel and take screenshots.
+BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libsixel-dev libpng-dev
+TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png imagemagick
 
 .PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean
 

@@ -33,6 +33,10 @@ let package = Package(
             name: "CVips",
             dependencies: ["CLibvips"]
         ),
+        // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
+        // images), for the pixel presenters in TerminalGraphics.
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
@@ -45,9 +49,15 @@ let package = Package(
             dependencies: ["CNcursesw", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
+        // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
+        .target(
+            name: "TerminalGraphics",
+            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "vitrine",
-            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "TerminalGraphics"],
             resources: [.copy("../../Resources/demo")],
             swiftSettings: swiftSettings,
             // Release links with the toolchain's lld and packed relative relocations (DT_RELR,
@@ -72,6 +82,11 @@ let package = Package(
         .testTarget(
             name: "vitrineTests",
             dependencies: ["vitrine", "ImagePipeline", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TerminalGraphicsTests",
+            dependencies: ["TerminalGraphics", "TerminalUI", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
