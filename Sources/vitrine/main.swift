@@ -25,6 +25,8 @@ do throws(Failure) {
         print(helpText)
     case .version:
         print(versionText)
+    case .doctor(let options):
+        print(DoctorCommand.report(options: options, environment: environment))
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
     case .list(let gallery, let options):

@@ -49,19 +49,28 @@ public enum TerminalProbe {
     ///   - deadlineMilliseconds: the shared deadline for every question (tmux's and the tty's).
     ///   - pixelOverride, colorOverride: `--pixels` and `--colors`, carried into the facts.
     ///   - ask: false to skip the tty queries (facts from the environment, terminfo and tmux only).
+    ///   - controllingTerminal: ask the controlling terminal (`/dev/tty`) even when stdout is
+    ///     redirected (`vitrine doctor > report.txt`): the facts then describe that terminal.
     public static func gather(
         environment: [String: String], deadlineMilliseconds: Int = defaultDeadlineMilliseconds,
-        pixelOverride: PixelProtocol? = nil, colorOverride: ColorMode? = nil, ask: Bool = true
+        pixelOverride: PixelProtocol? = nil, colorOverride: ColorMode? = nil, ask: Bool = true,
+        controllingTerminal: Bool = false
     ) -> TerminalCapabilities.Facts {
         let start = monotonicMilliseconds()
         let deadline = start + Double(deadlineMilliseconds)
-        let isTerminal = isatty(1) == 1
+        var isTerminal = isatty(1) == 1
+        var sizeFD: Int32 = 1
+        if !isTerminal && controllingTerminal {
+            sizeFD = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            isTerminal = sizeFD >= 0
+        }
+        defer { if sizeFD > 2 { close(sizeFD) } }
         var facts = TerminalCapabilities.Facts(
             environment: environment, isTerminal: isTerminal, pixelOverride: pixelOverride,
             colorOverride: colorOverride)
         facts.terminfo = terminfo(term: environment["TERM"] ?? "")
         guard isTerminal else { return facts }
-        facts.windowSize = windowSize()
+        facts.windowSize = windowSize(fd: sizeFD)
         if !(environment["TMUX"] ?? "").isEmpty {
             facts.tmux = askTmux(deadline: deadline)
         }
@@ -162,10 +171,10 @@ public enum TerminalProbe {
         return .init(passthrough: passthrough, clientFeatures: features, clientTermType: type)
     }
 
-    /// TIOCGWINSZ on stdout, nil when it fails or reports no cells.
-    public static func windowSize() -> TerminalCapabilities.WindowSize? {
+    /// TIOCGWINSZ on `fd` (stdout by default), nil when it fails or reports no cells.
+    public static func windowSize(fd: Int32 = 1) -> TerminalCapabilities.WindowSize? {
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return .init(
             columns: Int(size.ws_col), rows: Int(size.ws_row), pixelWidth: Int(size.ws_xpixel),
             pixelHeight: Int(size.ws_ypixel))
