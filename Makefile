@@ -7,9 +7,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build: ncursesw and libvips headers; run: the direct-colour terminfo entries (xterm-direct,
 # tmux-direct); libsixel and libpng for the pixel presenters. Tests: tmux and Python for the
-# end-to-end suite, real photos and flags, ImageMagick to decode sixel and take screenshots.
+# end-to-end suite, real photos and flags; ImageMagick, Xvfb, xterm, kitty and their fonts for
+# the real-terminal pixel tests (sixel decoding and screenshots).
 BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libsixel-dev libpng-dev
-TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png imagemagick
+TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png imagemagick xvfb xterm kitty xfonts-base fonts-dejavu-core
 
 .PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean
 
