@@ -18,6 +18,9 @@ static inline int cpng_encode_rgba(const unsigned char *pixels, int width, int h
     image.width = (png_uint_32)width;
     image.height = (png_uint_32)height;
     image.format = PNG_FORMAT_RGBA;
+    /* Speed over size: the PNG only crosses a pty once (a 1067x800 photo: see
+       docs/PERFORMANCE.md, "Real pixels"). */
+    image.flags = PNG_IMAGE_FLAG_FAST;
     png_alloc_size_t size = 0;
     *out = NULL;
     if (!png_image_write_to_memory(&image, NULL, &size, 0, pixels, 0, NULL)) goto fail;
