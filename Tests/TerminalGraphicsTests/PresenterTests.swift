@@ -183,6 +183,17 @@ struct KittyPresenterTests {
     func deleteAll() {
         let c = kittyCommands(KittyGraphics.deleteAll)
         #expect(c.count == 1 && c[0].keys["a"] == "d" && c[0].keys["d"] == "A" && c[0].keys["q"] == "2")
+        let wrapped = KittyGraphics.deleteAllThroughTmuxSequence.withUTF8Buffer { Array($0) }
+        #expect(wrapped == Passthrough.tmux(KittyGraphics.deleteAll))
+        // The signal-path writer puts exactly those bytes on the fd
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        KittyGraphics.writeDeleteAll(to: fds[1], throughTmux: true)
+        close(fds[1])
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(fds[0], &buffer, buffer.count)
+        close(fds[0])
+        #expect(Array(buffer[0..<max(0, n)]) == wrapped)
     }
 }
 

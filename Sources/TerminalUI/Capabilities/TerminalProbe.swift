@@ -118,11 +118,13 @@ public enum TerminalProbe {
         var answers = TerminalAnswers()
         while true {
             let left = deadline - monotonicMilliseconds()
-            if left <= 0 { return (answers, false) }
+            // Out of time: what has arrived unread is dropped with the rest (a reply that comes
+            // later still reaches the next reader: the deadline is the trade-off).
+            if left <= 0 { tcflush(fd, TCIFLUSH); return (answers, false) }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Int32(left.rounded(.up)))
             if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { return (answers, false) }
+            if ready <= 0 { tcflush(fd, TCIFLUSH); return (answers, false) }
             let n = read(fd, &chunk, chunk.count)
             if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if n <= 0 { return (answers, false) }
@@ -184,9 +186,11 @@ public enum TerminalProbe {
     /// the entry is freed again), or nil for an unknown or empty TERM.
     static func terminfo(term: String) -> ColorSupport.Terminal? {
         guard !term.isEmpty else { return nil }
+        // Keep whatever terminal ncurses already has current (a running Screen's) and put it back.
+        let previous = set_curterm(nil)
+        defer { if let mine = set_curterm(previous), mine != previous { del_curterm(mine) } }
         var error: Int32 = 0
         guard setupterm(term, -1, &error) == 0 else { return nil }
-        defer { if let entry = set_curterm(nil) { del_curterm(entry) } }
         let colors = "colors".withCString { Int(tigetnum(UnsafeMutablePointer(mutating: $0))) }
         let rgb = vt_tigetflag("RGB") > 0 || vt_tigetflag("Tc") > 0
         return .init(colors: max(0, colors), rgbFlag: rgb)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Escape sequences of the kitty graphics protocol (kitty's docs, "Terminal graphics protocol"):
 /// `ESC _ G <key=value,…> ; <base64 payload> ESC \`.
 ///
@@ -5,9 +9,27 @@
 /// signal path) can remove images without depending on the presenters.
 public enum KittyGraphics {
     /// Deletes every image placement and frees every image's data (`a=d,d=A`), answer
-    /// suppressed (`q=2`). Async-signal-safe to write (a constant buffer): the fatal-signal path
-    /// writes it so no picture is left on the screen after a crash.
-    public static let deleteAll: [UInt8] = Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)
+    /// suppressed (`q=2`), as a literal: no storage, no lazy initialisation.
+    public static var deleteAllSequence: StaticString { "\u{1B}_Ga=d,d=A,q=2\u{1B}\\" }
+
+    /// ``deleteAllSequence`` as bytes.
+    public static var deleteAll: [UInt8] {
+        deleteAllSequence.withUTF8Buffer { Array($0) }
+    }
+
+    /// Writes ``deleteAllSequence`` to `fd` with one `write(2)`. Async-signal-safe (a static
+    /// literal, no allocation, no lock): the fatal-signal and exit paths call it so no picture
+    /// is left on the screen after a crash. Terminals without the kitty protocol ignore an APC
+    /// sequence. Inside tmux, wrap it with ``deleteAllThroughTmuxSequence`` instead.
+    public static func writeDeleteAll(to fd: Int32, throughTmux: Bool = false) {
+        let sequence = throughTmux ? deleteAllThroughTmuxSequence : deleteAllSequence
+        sequence.withUTF8Buffer { buffer in _ = write(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// ``deleteAllSequence`` inside tmux's DCS passthrough (ESC doubled), as a literal.
+    public static var deleteAllThroughTmuxSequence: StaticString {
+        "\u{1B}Ptmux;\u{1B}\u{1B}_Ga=d,d=A,q=2\u{1B}\u{1B}\\\u{1B}\\"
+    }
 
     /// The largest base64 payload of one escape sequence, in bytes (the protocol's limit).
     public static let maxChunkBytes = 4096
