@@ -1,3 +1,4 @@
+import HalfBlock
 import Testing
 
 @testable import TerminalGraphics
@@ -100,5 +101,63 @@ struct ViewportTests {
         #expect(f.region.width == 2000 && f.region.height == 1200)
         #expect(f.region.x == 2000 && f.region.y == 1800)
         #expect(v.zoom == .scale(1))
+    }
+}
+
+@Suite("Viewport frame pixels")
+struct ViewportPixelsTests {
+    /// A 400x300 image whose every pixel encodes its own coordinates (r = x % 256, g = y % 256,
+    /// b = x / 256 * 16 + y / 256).
+    func coordinates() -> RGBAImage {
+        var p = [UInt8](repeating: 255, count: 400 * 300 * 4)
+        for y in 0..<300 {
+            for x in 0..<400 {
+                let i = 4 * (y * 400 + x)
+                p[i] = UInt8(x % 256)
+                p[i + 1] = UInt8(y % 256)
+                p[i + 2] = UInt8(x / 256 * 16 + y / 256)
+            }
+        }
+        return RGBAImage(width: 400, height: 300, pixels: p)
+    }
+
+    func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] {
+        let i = 4 * (y * image.width + x)
+        return Array(image.pixels[i..<(i + 4)])
+    }
+
+    @Test("at 1:1 a pan step is a crop of the decode: each pixel is the source pixel it shows")
+    func crop() {
+        var v = Viewport(image: PixelSize(width: 400, height: 300), columns: 10, rows: 5, cell: PixelSize(width: 10, height: 20))
+        v.actualSize()
+        v.pan(columns: 3, rows: 1)
+        let f = v.frame
+        let out = f.pixels(from: coordinates(), decodedShrink: 1)
+        #expect(out.width == 100 && out.height == 100)
+        for (x, y) in [(0, 0), (99, 0), (50, 77), (99, 99)] {
+            let sx = f.region.x + x, sy = f.region.y + y
+            #expect(pixel(out, x, y) == [UInt8(sx % 256), UInt8(sy % 256), UInt8(sx / 256 * 16 + sy / 256), 255])
+        }
+    }
+
+    @Test("past 1:1 each source pixel becomes a block (nearest); at fit the decode is averaged down")
+    func resample() {
+        var v = Viewport(image: PixelSize(width: 400, height: 300), columns: 10, rows: 5, cell: PixelSize(width: 10, height: 20))
+        v.actualSize()
+        v.zoomIn()
+        v.zoomIn()  // 2x: a 50x50 region on 100x100 pixels
+        let f = v.frame
+        #expect(f.region.width == 50 && f.display.width == 100)
+        let out = f.pixels(from: coordinates(), decodedShrink: 1)
+        #expect(pixel(out, 0, 0) == pixel(out, 1, 1))
+        #expect(pixel(out, 21, 41)[0] == UInt8((f.region.x + 10) % 256))
+        v.fit()
+        let fit = v.frame
+        let small = fit.pixels(from: coordinates(), decodedShrink: 1)
+        #expect(small.width == fit.display.width && small.height == fit.display.height)
+        // From a decode already shrunk by 2 the same frame comes out the same size
+        let half = Viewport.Frame.crop(coordinates(), x: 0, y: 0, width: 400, height: 300)
+        let shrunk = Viewport.Frame.nearest(half, width: 200, height: 150)
+        #expect(fit.pixels(from: shrunk, decodedShrink: 2).width == fit.display.width)
     }
 }
