@@ -53,6 +53,10 @@ let package = Package(
         .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"]),
+        // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
+        // images), for the pixel presenters in TerminalGraphics.
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
@@ -71,9 +75,15 @@ let package = Package(
             dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
             swiftSettings: swiftSettings
         ),
+        // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
+        .target(
+            name: "TerminalGraphics",
+            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "vitrine",
-            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "Browse"],
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "Browse", "TerminalGraphics"],
             resources: [.copy("../../Resources/demo")],
             swiftSettings: swiftSettings,
             // Release links with the toolchain's lld and packed relative relocations (DT_RELR,
@@ -87,7 +97,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
-        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs"], path: "Sources/vitrine-bench"),
+        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics"], path: "Sources/vitrine-bench"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
@@ -104,6 +114,11 @@ let package = Package(
         .testTarget(
             name: "BrowseTests",
             dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TerminalGraphicsTests",
+            dependencies: ["TerminalGraphics", "TerminalUI", "HalfBlock"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

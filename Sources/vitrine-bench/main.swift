@@ -5,6 +5,7 @@
 //   swift run -c release vitrine-bench cache-hit [IMAGE] [--iterations N] [--entries N]
 //   swift run -c release vitrine-bench thumbnails [--rounds N] [--box WxH] FILE...
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
+//   swift run -c release vitrine-bench zoom IMAGE [--steps N]       (ZoomBench.swift)
 //                                                           (PipelineBench.swift)
 //   swift run -c release vitrine-bench fetch-thumbnails URL-WITH-{i} [--count N]
 //                                                           (NetworkBench.swift)
@@ -21,6 +22,7 @@ case "thumbnails": thumbnailsBench(Array(arguments.dropFirst()))
 case "calls": callsBench(Array(arguments.dropFirst()))
 case "fetch-thumbnails": fetchThumbnailsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
+case "zoom": zoomBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "
         + "thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE... | calls BASE-URL [--count N]")

@@ -1,6 +1,7 @@
 import Foundation
 import Browse
 import HalfBlock
+import TerminalUI
 
 /// sysexits(3) statuses, the contract scripts rely on.
 enum ExitStatus: Int32 {
@@ -28,6 +29,8 @@ enum Command: Equatable {
     case list(gallery: String, options: ListOptions)
     /// Show or empty the disk cache of downloaded images.
     case cache(CacheAction)
+    /// Print what the terminal was found to offer, and why (`doctor`, or `--version --verbose`).
+    case doctor(DoctorOptions)
     case help
     case version
 }
@@ -58,11 +61,19 @@ struct RenderCommandOptions: Equatable {
     var size: (columns: Int, rows: Int)?
     var colors: ColorMode?
     var background: Background = .terminalDefault
+    /// `--pixels`: auto (detect when stdout is a terminal, else half blocks) or a fixed protocol.
+    var pixels: PixelChoice = .auto
 
     static func == (a: Self, b: Self) -> Bool {
         a.size?.columns == b.size?.columns && a.size?.rows == b.size?.rows && a.colors == b.colors
-            && a.background == b.background
+            && a.background == b.background && a.pixels == b.pixels
     }
+}
+
+/// `vitrine doctor [--pixels P] [--colors MODE]`: the overrides are shown as they would apply.
+struct DoctorOptions: Equatable {
+    var pixels: PixelChoice = .auto
+    var colors: ColorMode?
 }
 
 enum ListOutput: String, Equatable {
@@ -89,7 +100,16 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         default: throw usage("--colors takes truecolor, 256, 16 or none, not '\(text)'")
         }
     }
+    func pixels(_ text: String) throws(Failure) -> PixelChoice {
+        guard let choice = PixelChoice(argument: text) else {
+            throw usage("--pixels takes auto, kitty, sixel, iterm or halfblock, not '\(text)'")
+        }
+        return choice
+    }
     if args.contains("--help") || args.contains("-h") { return .help }
+    if (args.contains("--version") || args.contains("-V")) && args.contains("--verbose") {
+        return .doctor(DoctorOptions())
+    }
     if args.contains("--version") || args.contains("-V") { return .version }
 
     switch args.first {
@@ -109,6 +129,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.size = (parts[0], parts[1])
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
+            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
             case "--background":
                 let text = try value(for: arg)
                 switch text {
@@ -160,6 +181,17 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         }
         guard let gallery else { throw usage("list needs a GALLERY (a path or URL)") }
         return .list(gallery: gallery, options: options)
+    case "doctor":
+        args.removeFirst()
+        var options = DoctorOptions()
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
+            case "--colors", "-c": options.colors = try colors(try value(for: arg))
+            default: throw usage("doctor takes only --pixels and --colors, not '\(arg)'")
+            }
+        }
+        return .doctor(options)
     case "cache":
         args.removeFirst()
         guard let word = args.popFirst(), let action = CacheAction(rawValue: word), args.isEmpty else {
@@ -206,9 +238,10 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 let helpText: String = """
     Usage: vitrine [GALLERY] [--view list|grid] [--row-height LINES] [--grid-size LINES] [--no-mouse]
                    [--colors MODE] [LOADING] [MAPPING]
-           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--background R,G,B|default[:R,G,B]|checker]
+           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
+           vitrine doctor [--pixels P] [--colors MODE]
 
     Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL
     of one; without it the demo gallery opens. Thumbnails load as their rows scroll into view.
@@ -225,10 +258,12 @@ let helpText: String = """
                            terminal, or 80x24)
       --background B       render: what transparency shows: default, default:R,G,B (the
                            terminal's background is R,G,B), checker or R,G,B
+      -p, --pixels P       render: auto, kitty, sixel, iterm or halfblock (default auto: the
+                           terminal's pixel protocol when stdout is a terminal, else halfblock)
       --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help
-      -V, --version        show the version
+      -V, --version        show the version (with --verbose: what the terminal offers, as doctor)
 
     Loading:
       --memory-cache SIZE  decoded thumbnails kept in memory (default: 1/16 of RAM, at most 256M)
@@ -250,10 +285,14 @@ let helpText: String = """
     Keys (a count before a key repeats or aims it: 5j, 50G, 50%):
     \(Bindings.helpText())
 
+    Doctor: 'vitrine doctor' prints the pixel protocol, colour mode, cell size and background it
+          detected, and why (from the environment, terminfo, tmux and the terminal's answers).
+
     Cache: downloaded images are kept in $XDG_CACHE_HOME/vitrine (default ~/.cache/vitrine);
           'vitrine cache info' shows its size, 'vitrine cache clear' empties it.
 
-    Environment: NO_COLOR, COLORTERM, TERM, VITRINE_LOG (log file for warnings), XDG_CACHE_HOME.
+    Environment: NO_COLOR, COLORTERM, TERM, VITRINE_LOG (log file for warnings), XDG_CACHE_HOME;
+          TERM_PROGRAM, LC_TERMINAL, KITTY_WINDOW_ID and TMUX help pick the pixel protocol.
     Exit status: 0 ok, 64 usage, 65 bad gallery data, 66 missing input, 69 network, 70 internal.
     See vitrine(1).
     """

@@ -1,17 +1,25 @@
 import Foundation
 import HalfBlock
 import ImagePipeline
+import TerminalGraphics
+import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `vitrine render IMAGE`: prints IMAGE as half-block art fitted in a box of cells and exits.
+/// `vitrine render IMAGE`: prints IMAGE fitted in a box of cells and exits: in real pixels
+/// (kitty graphics, sixel, iTerm2) where the terminal has them, else as half-block art.
 enum RenderCommand {
     static func run(image argument: String, options: RenderCommandOptions, environment: [String: String]) throws(Failure) {
         let url = try GallerySource.resolve(argument)
         if url.isFileURL && !FileManager.default.fileExists(atPath: url.path) {
             throw Failure(status: .noInput, message: "\(url.path): no such file")
+        }
+        let capabilities = pixelCapabilities(options: options, environment: environment)
+        if capabilities.pixels != .halfblock {
+            try runPixels(url: url, argument: argument, options: options, capabilities: capabilities)
+            return
         }
         let terminal = TerminalSize.current()
         let box = options.size ?? terminal.map { ($0.columns, max(1, $0.rows - 1)) } ?? (80, 24)
@@ -26,19 +34,62 @@ enum RenderCommand {
         // full image for large photos (shrink-on-load).
         let decodeBox = HalfBlockRenderer.decodeBox(columns: box.0, rows: box.1)
         let request = ImageRequest(url: url, maxPixelWidth: decodeBox.width, maxPixelHeight: decodeBox.height)
-        let result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
-        let image: DecodedImage
-        switch result {
-        case .success(let decoded): image = decoded
-        case .failure(let error):
-            throw Failure(status: ExitStatus(for: error), message: "\(argument): \(message(for: error))")
-        }
+        let image = try load(request, pipeline: pipeline, argument: argument)
         let fitted = HalfBlockRenderer.fittedSize(
             imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
             maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
         let renderOptions = RenderOptions(colorMode: mode, background: options.background, cellAspect: cellAspect)
         let grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: renderOptions)
         FileHandle.standardOutput.write(Data(ANSIWriter.bytes(for: grid, colorMode: mode)))
+    }
+
+    /// What `render` draws with: half blocks unless `--pixels` names a protocol, or `--pixels
+    /// auto` (the default) finds one on a terminal. Off a terminal nothing is asked.
+    static func pixelCapabilities(options: RenderCommandOptions, environment: [String: String]) -> TerminalCapabilities {
+        var override: PixelProtocol?
+        if case .fixed(let p) = options.pixels { override = p }
+        // Half blocks forced: no query at all (their colours come from the environment, as before).
+        if override == .halfblock || (override == nil && isatty(1) != 1) {
+            return TerminalCapabilities.detect(.init(environment: environment, isTerminal: false, pixelOverride: .halfblock))
+        }
+        let facts = TerminalProbe.gather(
+            environment: environment, pixelOverride: override, colorOverride: options.colors, ask: override == nil || isatty(1) == 1)
+        return TerminalCapabilities.detect(facts)
+    }
+
+    /// Decodes IMAGE for the pixel size of its cells and draws it with the chosen protocol, at the
+    /// cursor; the cursor ends on the line below the picture.
+    static func runPixels(
+        url: URL, argument: String, options: RenderCommandOptions, capabilities: TerminalCapabilities
+    ) throws(Failure) {
+        let terminal = TerminalSize.current()
+        let box = options.size ?? terminal.map { ($0.columns, max(1, $0.rows - 1)) } ?? (80, 24)
+        let context = PresenterContext(capabilities)
+        var presenter = Presenters.make(capabilities.pixels, context: context)
+        let area = CellArea(columns: box.0, rows: box.1)
+        // The area's pixels (cells times the cell's pixel size): libvips shrinks on load to fit
+        // them, aspect kept, never enlarged; the full image is never decoded for a smaller screen.
+        let limit = PixelSize(width: area.columns * context.cellWidth, height: area.rows * context.cellHeight)
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+        configuration.decodeConcurrency = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let request = ImageRequest(url: url, maxPixelWidth: limit.width, maxPixelHeight: limit.height)
+        let image = try load(request, pipeline: pipeline, argument: argument)
+        let bytes = presenter.show(image.bitmap, in: area)
+        guard !bytes.isEmpty else {
+            throw Failure(status: .software, message: "\(argument): the \(capabilities.pixels) encoder failed")
+        }
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
+    /// Loads `request` and waits; a failure becomes the `Failure` (and exit status) for `argument`.
+    static func load(_ request: ImageRequest, pipeline: ImagePipeline, argument: String) throws(Failure) -> DecodedImage {
+        let result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
+        switch result {
+        case .success(let decoded): return decoded
+        case .failure(let error):
+            throw Failure(status: ExitStatus(for: error), message: "\(argument): \(message(for: error))")
+        }
     }
 
     /// The one-line reason for a failed load; a refused pixel count says how far over it is.

@@ -26,6 +26,8 @@ do throws(Failure) {
         Output.out(helpText + "\n")
     case .version:
         Output.out(versionText + "\n")
+    case .doctor(let options):
+        Output.out(DoctorCommand.report(options: options, environment: environment) + "\n")
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
     case .list(let gallery, let options):

@@ -79,4 +79,7 @@ int cvips_sha256_hex(const void *buf, size_t len, char *out);
 /* Frees cvips_image.pixels. */
 void cvips_free(void *pixels);
 
+/* cvips_region_rgba: a region at a shrink-on-load factor, for zoom and pan. */
+#include "CVipsRegion.h"
+
 #endif

@@ -1,0 +1,69 @@
+import CPNG
+import Foundation
+import HalfBlock
+import TerminalUI
+
+/// Draws images with iTerm2's inline images protocol (iterm2.com "Images", also read by
+/// WezTerm): `OSC 1337 ; File=inline=1;size=N;width=Wpx;height=Hpx;preserveAspectRatio=0 :
+/// <base64 of the file> BEL`. The file is a PNG encoded by libpng (lossless, alpha kept).
+///
+/// The terminal scales the picture to `width` x `height` pixels; the image is decoded at that
+/// size, so nothing is rescaled. Like sixel, the picture lives in the cells: ``remove(from:)``
+/// blanks them.
+public struct ITermPresenter: ImagePresenter {
+    public let pixelProtocol = PixelProtocol.iterm
+    public let context: PresenterContext
+    private var shown = false
+
+    public init(context: PresenterContext) { self.context = context }
+
+    public func pixelBox(for area: CellArea, imageSize: PixelSize) -> PixelSize {
+        context.fittedPixels(for: area, imageSize: imageSize)
+    }
+
+    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        guard let png = PNG.encode(image) else { return [] }
+        var sequence = Array(
+            "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(image.width)px;height=\(image.height)px;preserveAspectRatio=0:"
+                .utf8)
+        sequence += [UInt8](Data(png).base64EncodedData())
+        sequence.append(0x07)
+        var out = shown && area.origin != nil ? Cursor.blank(area) : []
+        shown = true
+        out += Cursor.place(context.wrap(sequence), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
+        return out
+    }
+
+    public mutating func remove(from area: CellArea) -> [UInt8] {
+        guard shown else { return [] }
+        shown = false
+        return Cursor.blank(area)
+    }
+}
+
+/// PNG through libpng's simplified API.
+public enum PNG {
+    /// `image` as PNG file bytes (8-bit RGBA), nil when libpng fails.
+    public static func encode(_ image: RGBAImage) -> [UInt8]? {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let rc = image.pixels.withUnsafeBufferPointer { p in
+            cpng_encode_rgba(p.baseAddress, Int32(image.width), Int32(image.height), &out, &length, nil, 0)
+        }
+        guard rc == 0, let out else { return nil }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+
+    /// PNG file bytes decoded to 8-bit RGBA, nil when they are not a PNG libpng can read.
+    public static func decode(_ bytes: [UInt8]) -> RGBAImage? {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0
+        let rc = bytes.withUnsafeBytes { cpng_decode_rgba($0.baseAddress, $0.count, &pixels, &width, &height) }
+        guard rc == 0, let pixels, width > 0, height > 0 else { return nil }
+        defer { free(pixels) }
+        return RGBAImage(
+            width: Int(width), height: Int(height),
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4)))
+    }
+}

@@ -1,0 +1,96 @@
+import CSixel
+import HalfBlock
+import TerminalUI
+
+/// Draws images as DEC sixel graphics, encoded by libsixel (Debian `libsixel-dev`): a 256-colour
+/// palette chosen by median cut over the image (libsixel's "auto" largest-dimension and
+/// representative-colour methods) and Atkinson error diffusion, which libsixel's "auto" (Floyd-
+/// Steinberg above 16 colours) is not: on a 1200x800 photo Atkinson scored 31.8 dB against 30.5
+/// (decoded by ImageMagick) in 28% fewer bytes at the same speed (docs/PERFORMANCE.md, "Real
+/// pixels").
+///
+/// Sixel has no alpha: transparent pixels are composited over the terminal's background
+/// (``PresenterContext/background``) first. The picture lives in the cells it covers, so
+/// ``remove(from:)`` blanks them (ECH on each row). Inside tmux the whole DCS goes through
+/// passthrough (tmux does not know the cells are taken: redraw the area after tmux redraws).
+public struct SixelPresenter: ImagePresenter {
+    public let pixelProtocol = PixelProtocol.sixel
+    public let context: PresenterContext
+    private var shown = false
+
+    public init(context: PresenterContext) { self.context = context }
+
+    public func pixelBox(for area: CellArea, imageSize: PixelSize) -> PixelSize {
+        context.fittedPixels(for: area, imageSize: imageSize)
+    }
+
+    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        let sixel = Self.encode(image, background: context.background)
+        var out = shown && area.origin != nil ? Cursor.blank(area) : []
+        shown = true
+        out += Cursor.place(context.wrap(sixel), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
+        return out
+    }
+
+    public mutating func remove(from area: CellArea) -> [UInt8] {
+        guard shown else { return [] }
+        shown = false
+        return Cursor.blank(area)
+    }
+
+    /// Collects libsixel's output.
+    private final class Sink {
+        var bytes: [UInt8] = []
+    }
+
+    /// `image` as a complete sixel sequence (`DCS … q … ST`), 7-bit, up to 256 colours; empty
+    /// when libsixel fails (out of memory).
+    public static func encode(_ image: RGBAImage, background: RGB, colors: Int32 = 256) -> [UInt8] {
+        var rgb = composite(image, over: background)
+        let sink = Sink()
+        sink.bytes.reserveCapacity(image.width * image.height / 2)
+        let unmanaged = Unmanaged.passRetained(sink)
+        defer { unmanaged.release() }
+        var output: OpaquePointer?
+        let write: sixel_write_function = { data, size, priv in
+            guard let data, let priv, size > 0 else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(priv).takeUnretainedValue()
+            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) {
+                sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(size)))
+            }
+            return size
+        }
+        guard sixel_output_new(&output, write, unmanaged.toOpaque(), nil) == SIXEL_OK, let output else { return [] }
+        defer { sixel_output_unref(output) }
+        var dither: OpaquePointer?
+        guard sixel_dither_new(&dither, colors, nil) == SIXEL_OK, let dither else { return [] }
+        defer { sixel_dither_unref(dither) }
+        sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_ATKINSON)
+        let status: SIXELSTATUS = rgb.withUnsafeMutableBufferPointer { p in
+            let initialized = sixel_dither_initialize(
+                dither, p.baseAddress, Int32(image.width), Int32(image.height), SIXEL_PIXELFORMAT_RGB888,
+                SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
+            guard initialized == SIXEL_OK else { return initialized }
+            return sixel_encode(p.baseAddress, Int32(image.width), Int32(image.height), 0, dither, output)
+        }
+        return status == SIXEL_OK ? sink.bytes : []
+    }
+
+    /// RGB888 of `image` with straight alpha composited over `background` (in sRGB values, as
+    /// terminals blend).
+    static func composite(_ image: RGBAImage, over background: RGB) -> [UInt8] {
+        let count = image.width * image.height
+        var rgb = [UInt8](repeating: 0, count: count * 3)
+        let bg = [UInt32(background.r), UInt32(background.g), UInt32(background.b)]
+        image.pixels.withUnsafeBufferPointer { src in
+            for i in 0..<count {
+                let a = UInt32(src[4 * i + 3])
+                for c in 0..<3 {
+                    let v = UInt32(src[4 * i + c])
+                    rgb[3 * i + c] = a == 255 ? UInt8(v) : UInt8((v * a + bg[c] * (255 - a) + 127) / 255)
+                }
+            }
+        }
+        return rgb
+    }
+}

@@ -1,0 +1,240 @@
+"""End-to-end tests of real pixels in real terminals: `vitrine render --pixels auto` inside
+kitty 0.26 (kitty graphics protocol) and `xterm -ti vt340` (sixel), each under its own Xvfb,
+screenshotted with ImageMagick's `import -window root` and scored by PSNR against the photo
+resized to the size Vitrine decodes it at (not by pixel equality: sixel is 256 colours, and the
+two resamplers differ). Also kitty inside tmux, with passthrough on (pixels) and off (half
+blocks, no escape garbage).
+
+Needs the Debian packages xvfb, kitty, xterm, xfonts-base, imagemagick and mate-backgrounds
+(TEST_PACKAGES in the Makefile); no display is needed, each test starts Xvfb on a free display
+number (:91 and up) and stops it. Python standard library only: images go through ImageMagick
+as raw RGB."""
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import binary, binary_problem, wait_until  # noqa: E402
+
+PHOTO = Path("/usr/share/backgrounds/mate/nature/LadyBird.jpg")  # 2560x1600
+BOX = (40, 12)  # cells given to --size
+SCREEN = (1024, 768)
+
+
+def magick_rgb(args, width, height):
+    """Runs `convert ARGS rgb:-` (8 bits a channel) and returns the bytes (width*height*3)."""
+    out = subprocess.run(["convert"] + args + ["-depth", "8", "rgb:-"], capture_output=True, check=True,
+                         timeout=30).stdout
+    if len(out) != width * height * 3:
+        raise AssertionError("convert gave %d bytes, wanted %dx%dx3" % (len(out), width, height))
+    return out
+
+
+def fit(width, height, max_w, max_h):
+    """Vitrine's fit: aspect kept, never enlarged, each side rounded."""
+    scale = min(1.0, max_w / width, max_h / height)
+    return max(1, min(max_w, round(width * scale))), max(1, min(max_h, round(height * scale)))
+
+
+def psnr_at(screen, expected, size, x0, y0, step=1):
+    """PSNR (dB) of `expected` (w*h RGB) against the screen (1024x768 RGB) region at x0, y0."""
+    w, h = size
+    sw = SCREEN[0]
+    total = 0
+    n = 0
+    for y in range(0, h, step):
+        row_e = y * w * 3
+        row_s = ((y0 + y) * sw + x0) * 3
+        for x in range(0, w, step):
+            i = row_e + 3 * x
+            j = row_s + 3 * x
+            for c in range(3):
+                d = expected[i + c] - screen[j + c]
+                total += d * d
+            n += 3
+    mse = total / max(1, n)
+    return 99.0 if mse == 0 else 10 * __import__("math").log10(255 * 255 / mse)
+
+
+def best_psnr(screen, expected, size, search=16):
+    """The best PSNR over offsets 0..search in x and y (the terminal's padding and border), found
+    on a coarse grid first, then scored on every pixel."""
+    coarse = max((psnr_at(screen, expected, size, x, y, step=6), x, y)
+                 for y in range(search + 1) for x in range(search + 1))
+    _, x, y = coarse
+    return max((psnr_at(screen, expected, size, xx, yy), xx, yy)
+               for yy in (y - 1, y, y + 1) for xx in (x - 1, x, x + 1) if xx >= 0 and yy >= 0)
+
+
+class Xvfb:
+    """An Xvfb server on the first free display number from 91."""
+
+    def __init__(self):
+        self.proc = None
+        for n in range(91, 160):
+            if os.path.exists("/tmp/.X%d-lock" % n) or os.path.exists("/tmp/.X11-unix/X%d" % n):
+                continue
+            proc = subprocess.Popen(["Xvfb", ":%d" % n, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if wait_until(lambda: os.path.exists("/tmp/.X11-unix/X%d" % n) or proc.poll() is not None, 10) \
+                    and proc.poll() is None:
+                self.proc, self.display = proc, ":%d" % n
+                return
+            proc.kill()
+            proc.wait()
+        raise AssertionError("no free X display between :91 and :159")
+
+    def screenshot(self):
+        return magick_rgb_import(self.display)
+
+    def stop(self):
+        if self.proc:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def magick_rgb_import(display):
+    out = subprocess.run(["import", "-display", display, "-window", "root", "-depth", "8", "rgb:-"],
+                         capture_output=True, check=True, timeout=30).stdout
+    if len(out) != SCREEN[0] * SCREEN[1] * 3:
+        raise AssertionError("import gave %d bytes" % len(out))
+    return out
+
+
+@unittest.skipUnless(os.environ.get("VITRINE_NO_X_TESTS") is None, "VITRINE_NO_X_TESTS is set")
+class RealPixelTests(unittest.TestCase):
+    def setUp(self):
+        problem = binary_problem()
+        if problem:
+            self.fail(problem)
+        for tool in ("Xvfb", "kitty", "xterm", "import", "convert", "tmux"):
+            if not shutil.which(tool):
+                self.fail("%s is missing: `make test-deps` installs it (Makefile TEST_PACKAGES)" % tool)
+        if not PHOTO.exists():
+            self.fail("%s is missing: install mate-backgrounds" % PHOTO)
+        self.tmp = Path(tempfile.mkdtemp(prefix="vitrine-pixels-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.x = Xvfb()
+        self.addCleanup(self.x.stop)
+
+    def start_terminal(self, argv):
+        env = dict(os.environ, DISPLAY=self.x.display, LIBGL_ALWAYS_SOFTWARE="1")
+        env.pop("TMUX", None)
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL)
+
+        def stop():
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        self.addCleanup(stop)
+        return proc
+
+    def script(self, pixels_args=()):
+        """A shell script for the terminal: doctor's report to a file, render the photo, mark done,
+        then wait (the window must stay up for the screenshot)."""
+        vitrine = shlex.quote(binary())
+        doctor = self.tmp / "doctor.txt"
+        done = self.tmp / "done"
+        render = " ".join([vitrine, "render", shlex.quote(str(PHOTO)), "--size", "%dx%d" % BOX]
+                          + list(pixels_args))
+        path = self.tmp / "run.sh"
+        path.write_text("printf '\\033[H\\033[2J'\n%s doctor > %s 2>&1\n%s 2> %s\ntouch %s\nsleep 60\n" % (
+            vitrine, doctor, render, self.tmp / "render.err", done))
+        return path, doctor, done
+
+    def rendered_score(self, doctor, done, shots=12, enough=99):
+        """Waits for the script, then screenshots until the picture scores `enough` dB (at most
+        `shots` screenshots, 0.25 s apart); returns (best psnr dB, the doctor report). With
+        VITRINE_PIXEL_SCORES=DIR the score is printed and the last screenshot saved in DIR."""
+        self.assertTrue(wait_until(done.exists, 30), "the render did not finish in 30 s: %s" %
+                        (self.tmp / "render.err").read_text() if (self.tmp / "render.err").exists() else "")
+        report = doctor.read_text()
+        cell = next(line for line in report.splitlines() if line.startswith("cell:"))
+        cw, ch = (int(v) for v in cell.split()[1].split("x"))
+        size = fit(2560, 1600, BOX[0] * cw, BOX[1] * ch)
+        expected = magick_rgb([str(PHOTO), "-resize", "%dx%d!" % size], *size)
+        best = (0.0, 0, 0)
+        for _ in range(shots):
+            time.sleep(0.25)
+            best = max(best, best_psnr(self.x.screenshot(), expected, size))
+            if best[0] > enough:
+                break
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  PSNR %.1f dB at offset %d,%d" % best, file=sys.stderr)
+            subprocess.run(["import", "-display", self.x.display, "-window", "root",
+                            os.environ["VITRINE_PIXEL_SCORES"] + "/" + self.id().split(".")[-1] + ".png"])
+        return best[0], report
+
+    def test_kitty_graphics_in_kitty(self):
+        # Given kitty 0.26 under Xvfb, software GL
+        script, doctor, done = self.script()
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "sh", str(script)])
+        # When vitrine render runs with --pixels auto (the default)
+        score, report = self.rendered_score(doctor, done, enough=40)
+        # Then it found the kitty graphics protocol and the screen shows the photo's real pixels
+        # (51.5 dB seen: the differences are the two resamplers')
+        self.assertIn("pixels: kitty", report)
+        self.assertGreater(score, 40, "PSNR %.1f dB against the photo\n%s" % (score, report))
+
+    def test_sixel_in_xterm_vt340(self):
+        script, doctor, done = self.script()
+        self.start_terminal(["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
+                             "-xrm", "XTerm*numColorRegisters: 256", "-e", "sh", str(script)])
+        score, report = self.rendered_score(doctor, done, enough=27)
+        self.assertIn("pixels: sixel", report)
+        # 256 colours, dithered: lower than kitty's exact pixels (31.1 dB seen), far above half
+        # blocks (18.7 dB)
+        self.assertGreater(score, 27, "PSNR %.1f dB against the photo\n%s" % (score, report))
+
+    def test_half_blocks_score_far_lower(self):
+        # The control that makes the thresholds above mean "real pixels": the same photo in the
+        # same kitty as half blocks (2 pixels a cell) scores well under them (18.7 dB seen).
+        script, doctor, done = self.script(["--pixels", "halfblock", "--colors", "truecolor"])
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "sh", str(script)])
+        score, report = self.rendered_score(doctor, done, shots=4)
+        self.assertLess(score, 24, "half blocks scored %.1f dB" % score)
+
+    def tmux_script(self, passthrough):
+        inner, doctor, done = self.script()
+        conf = self.tmp / "tmux.conf"
+        conf.write_text("set -g status off\nset -g allow-passthrough %s\n" % ("on" if passthrough else "off"))
+        socket = "vitrine-pixels-%d" % os.getpid()
+        self.addCleanup(subprocess.run, ["tmux", "-L", socket, "kill-server"], stderr=subprocess.DEVNULL)
+        outer = self.tmp / "tmux.sh"
+        outer.write_text("exec tmux -L %s -f %s new-session 'sh %s'\n" % (socket, conf, inner))
+        return outer, doctor, done
+
+    def test_kitty_through_tmux_passthrough(self):
+        script, doctor, done = self.tmux_script(passthrough=True)
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "sh", str(script)])
+        score, report = self.rendered_score(doctor, done, enough=40)
+        self.assertIn("pixels: kitty", report)
+        self.assertIn("tmux passthrough: yes", report)
+        self.assertGreater(score, 40, "PSNR %.1f dB through tmux\n%s" % (score, report))
+
+    def test_tmux_without_passthrough_falls_back_to_half_blocks(self):
+        script, doctor, done = self.tmux_script(passthrough=False)
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "sh", str(script)])
+        score, report = self.rendered_score(doctor, done, shots=4)
+        self.assertIn("pixels: halfblock (inside tmux and tmux's allow-passthrough is off", report)
+        self.assertLess(score, 24)
+
+
+if __name__ == "__main__":
+    unittest.main()
