@@ -36,9 +36,14 @@ public enum GalleryFormat: String, Sendable, CaseIterable {
     case generic
     /// Read by an explicit ``GalleryMapping`` (`--items`, `--title`, ...). Not a preset.
     case mapped
+    /// A text list: one image path or URL per line (``TextList``). Not a preset.
+    case textList
+    /// The images of a folder, or of paths and URLs given one by one on the command line.
+    /// Made by the caller (``Gallery/init(name:source:items:format:nextPage:)``); not a preset.
+    case files
 
-    /// The formats `--preset` can force: every case but ``mapped``.
-    public static var presets: [GalleryFormat] { allCases.filter { $0 != .mapped } }
+    /// The formats `--preset` can force: every case but ``mapped``, ``textList`` and ``files``.
+    public static var presets: [GalleryFormat] { allCases.filter { $0 != .mapped && $0 != .textList && $0 != .files } }
 
     /// The preset called `name` (a raw value; case and `-`/`_` are ignored, so `iiif-v3` and
     /// `itunesrss` work).

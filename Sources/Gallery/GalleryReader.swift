@@ -18,7 +18,8 @@ public enum GalleryReader {
     /// Detects the format from the bytes, parses them and maps them to a ``Gallery``.
     ///
     /// Detection: `bplist` opens a binary property list; `<?xml`, `<!DOCTYPE plist` or `<plist`
-    /// (after whitespace) an XML one; anything else is JSON (UTF-8, or UTF-16/32 with or without
+    /// (after whitespace) an XML one; a first line that looks like a path or URL a text list
+    /// (``TextList``, one per line); anything else is JSON (UTF-8, or UTF-16/32 with or without
     /// a BOM). An HTML page (a login or error page served instead of the gallery) is refused as
     /// such.
     ///
@@ -65,6 +66,8 @@ public enum GalleryReader {
             readers = plistReaders
         } else if isBlank(data) {
             throw .syntax(source: name, line: nil, column: nil, message: "the file is empty")
+        } else if mapping?.mapsItems != true, preset == nil, TextList.matches(data) {
+            return try TextList.read(data, source: source, name: name)
         } else {
             root = try JSONParser.parse(data, source: name)
             readers = jsonReaders

@@ -21,12 +21,12 @@ struct Failure: Error {
 
 /// The parsed command line.
 enum Command: Equatable {
-    /// Browse GALLERY (nil: the demo gallery).
-    case browse(gallery: String?, options: BrowseOptions)
+    /// Browse the GALLERY arguments (none: the demo gallery; see `FileGallery.open`).
+    case browse(galleries: [String], options: BrowseOptions)
     /// Print IMAGE as half-block art and exit.
     case render(image: String, options: RenderCommandOptions)
-    /// Print the items found in GALLERY and exit.
-    case list(gallery: String, options: ListOptions)
+    /// Print the items found in the GALLERY arguments and exit.
+    case list(galleries: [String], options: ListOptions)
     /// Show or empty the disk cache of downloaded images.
     case cache(CacheAction)
     /// Print what the terminal was found to offer, and why (`doctor`, or `--version --verbose`).
@@ -156,7 +156,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
     case "list":
         args.removeFirst()
         var options = ListOptions()
-        var gallery: String?
+        var galleries: [String] = []
         while let arg = args.popFirst() {
             switch arg {
             case "--output", "-o":
@@ -173,14 +173,15 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 try options.reading.set(arg, try value(for: arg))
             case _ where LoadingOptions.flags.contains(arg):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
+            case "-R", "--recursive": options.reading.recursive = true
             default:
-                if arg.hasPrefix("-") { throw usage("unknown option \(arg) for list") }
-                guard gallery == nil else { throw usage("list takes one GALLERY") }
-                gallery = arg
+                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for list") }
+                galleries.append(arg)
             }
         }
-        guard let gallery else { throw usage("list needs a GALLERY (a path or URL)") }
-        return .list(gallery: gallery, options: options)
+        guard !galleries.isEmpty else { throw usage("list needs a GALLERY (a path, folder, URL or -)") }
+        if galleries.count > 1 && options.pages > 1 { throw usage("--pages reads one GALLERY, not several") }
+        return .list(galleries: galleries, options: options)
     case "doctor":
         args.removeFirst()
         var options = DoctorOptions()
@@ -200,7 +201,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         return .cache(action)
     default:
         var options = BrowseOptions()
-        var gallery: String?
+        var galleries: [String] = []
         while let arg = args.popFirst() {
             switch arg {
             case "--row-height":
@@ -225,28 +226,32 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(arg):
                 try options.reading.set(arg, try value(for: arg))
+            case "-R", "--recursive": options.reading.recursive = true
             default:
-                if arg.hasPrefix("-") { throw usage("unknown option \(arg)") }
-                guard gallery == nil else { throw usage("vitrine takes one GALLERY") }
-                gallery = arg
+                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg)") }
+                galleries.append(arg)
             }
         }
-        return .browse(gallery: gallery, options: options)
+        if galleries.filter({ $0 == "-" }).count > 1 { throw usage("'-' (standard input) can be given once") }
+        return .browse(galleries: galleries, options: options)
     }
 }
 
 let helpText: String = """
-    Usage: vitrine [GALLERY] [--view list|grid] [--row-height LINES] [--grid-size LINES] [--no-mouse]
-                   [--colors MODE] [LOADING] [MAPPING]
+    Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
+                   [--no-mouse] [--colors MODE] [LOADING] [MAPPING]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
-           vitrine list GALLERY [--output tsv|json] [--pages N] [LOADING] [MAPPING]
+           vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
            vitrine doctor [--pixels P] [--colors MODE]
 
     Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL
-    of one; without it the demo gallery opens. Thumbnails load as their rows scroll into view.
+    of one; a text file listing one image path or URL per line; - (such a list, or a gallery,
+    on standard input); a folder of images; or an image. Several are shown one after another.
+    Without one the demo gallery opens. Thumbnails load as their rows scroll into view.
 
     Options:
+      -R, --recursive      a folder's subfolders too
       --view list|grid     the view to start in (default list; v switches)
       --row-height LINES   lines per list row, 2-40 (default 5); + and - change it live
       --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)

@@ -6,6 +6,8 @@ import ImagePipeline
 struct GalleryReadOptions: Equatable {
     var mapping = GalleryMapping()
     var preset: GalleryFormat?
+    /// `-R`, `--recursive`: a folder's subfolders are read too.
+    var recursive = false
 
     /// The options this type handles, for the argument parser.
     static let flags: Set<String> = ["--items", "--title", "--thumb", "--image", "--next", "--preset"]
@@ -104,11 +106,11 @@ enum GallerySource {
         var note = progress ? ReadingProgress(url: url, bytes: ReadingProgress.fileSize(url), stage: "reading") : nil
         defer { note?.clear() }
         let response = try fetcher.fetch(url)
-        // A picture given where a gallery belongs: say so, by the decoder's own signatures.
-        if let kind = ImagePipeline.imageKind(of: response.data) {
-            throw Failure(
-                status: .dataError,
-                message: "\(Gallery.displayName(of: url)): a \(kind) image, not a gallery (to show one image, use vitrine render)")
+        // A picture given where a gallery belongs (by the decoder's own signatures) is a
+        // gallery of one: `vitrine http://host/photo.jpg` shows it, as `vitrine photo.jpg` does.
+        if ImagePipeline.imageKind(of: response.data) != nil {
+            let item = FileGallery.item(url.absoluteString)
+            return Page(gallery: Gallery(name: Gallery.displayName(of: url), source: url, items: [item], format: .files), next: nil)
         }
         if let note {
             note.show(stage: "parsing")

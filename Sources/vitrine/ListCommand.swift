@@ -25,7 +25,7 @@ struct ListOptions: Equatable {
 /// With `--pages N`, up to N pages are read and printed as one list; when a later page fails,
 /// the items read so far are printed and then the failure is reported (with its status).
 enum ListCommand {
-    static func run(gallery argument: String, options: ListOptions) throws(Failure) {
+    static func run(galleries arguments: [String], options: ListOptions) throws(Failure) {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
         options.loading.apply(to: &configuration)
         // A gallery is read from the disk cache only offline (online, list always asks the server).
@@ -33,9 +33,17 @@ enum ListCommand {
             configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)
         }
         let pipeline = ImagePipeline(configuration: configuration)
-        let url = try GallerySource.url(for: argument)
-        let (gallery, failure) = try GallerySource.pages(
-            from: url, maxPages: options.pages, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
+        let fetcher = PipelineGalleryFetcher(pipeline: pipeline)
+        let gallery: Gallery
+        var failure: Failure?
+        if arguments.count == 1, arguments[0] != "-", case let url = try GallerySource.url(for: arguments[0]),
+            !url.isFileURL || FileGallery.kind(of: url.path) != .directory
+        {
+            (gallery, failure) = try GallerySource.pages(from: url, maxPages: options.pages, fetcher: fetcher, reading: options.reading)
+        } else {
+            // A folder, standard input or several arguments: no pages to follow.
+            gallery = try FileGallery.open(arguments, fetcher: fetcher, reading: options.reading).gallery
+        }
         write(gallery.items, as: options.output)
         if let failure { throw failure }
     }

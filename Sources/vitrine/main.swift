@@ -30,8 +30,8 @@ do throws(Failure) {
         Output.out(DoctorCommand.report(options: options, environment: environment) + "\n")
     case .render(let image, let options):
         try RenderCommand.run(image: image, options: options, environment: environment)
-    case .list(let gallery, let options):
-        try ListCommand.run(gallery: gallery, options: options)
+    case .list(let galleries, let options):
+        try ListCommand.run(galleries: galleries, options: options)
     case .cache(let action):
         let cache = DiskCache(directory: DiskCache.defaultDirectory(environment: environment))
         if action == .clear {
@@ -45,16 +45,16 @@ do throws(Failure) {
             let s = cache.summary()
             Output.out("location: \(s.directory.path)\nentries: \(s.entries)\nbytes: \(s.totalBytes) (limit \(s.byteLimit))\n")
         }
-    case .browse(let argument, let options):
+    case .browse(let arguments, let options):
         let center = NotificationCenter()
         var configuration = ImagePipeline.Configuration()
         configuration.notificationCenter = center
         if options.loading.diskCache { configuration.diskCacheDirectory = DiskCache.defaultDirectory(environment: environment) }
         options.loading.apply(to: &configuration)
         let pipeline = ImagePipeline(configuration: configuration)
-        let first = try GallerySource.page(
-            at: try GallerySource.url(for: argument), fetcher: PipelineGalleryFetcher(pipeline: pipeline),
-            reading: options.reading)
+        let first = try FileGallery.open(arguments, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
+        // Standard input or output redirected (`find . | vitrine -`): draw on /dev/tty.
+        _ = try ControllingTerminal.attach()
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)

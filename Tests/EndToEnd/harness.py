@@ -266,9 +266,12 @@ class E2ETestCase(unittest.TestCase):
         self.addCleanup(server.stop)
         return server
 
-    def launch(self, args, width=100, height=30, truecolor=True, before="BEFORE-VITRINE-MARKER", env_extra=None):
+    def launch(self, args, width=100, height=30, truecolor=True, before="BEFORE-VITRINE-MARKER", env_extra=None,
+               pipe_in=None, redirect_out=None):
         """Runs vitrine ARGS in a fresh tmux; returns the Terminal. The shell prints
-        `before` first and `EXITED=<status>` after vitrine ends. `env_extra` adds variables."""
+        `before` first and `EXITED=<status>` after vitrine ends. `env_extra` adds variables;
+        `pipe_in`: a shell command whose output is piped into vitrine's stdin; `redirect_out`:
+        a file its stdout goes to."""
         env = {"TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                "XDG_CACHE_HOME": str(self.cache), "XDG_CONFIG_HOME": str(self.tmp / "config"),
                "HOME": str(self.tmp), **(env_extra or {})}
@@ -277,8 +280,11 @@ class E2ETestCase(unittest.TestCase):
         assigns = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in env.items())
         unset = "" if truecolor else "unset COLORTERM; "
         vitrine = " ".join(shlex.quote(a) for a in [binary(), *args])
-        command = ("%sprintf '%%s\\n' %s; env %s %s; echo EXITED=$?; sleep 60"
-                   % (unset, shlex.quote(before), assigns, vitrine))
+        if redirect_out:
+            vitrine += " >%s" % shlex.quote(str(redirect_out))
+        feed = "%s | " % pipe_in if pipe_in else ""
+        command = ("%sprintf '%%s\\n' %s; %senv %s %s; echo EXITED=$?; sleep 60"
+                   % (unset, shlex.quote(before), feed, assigns, vitrine))
         term = Terminal("sh -c %s" % shlex.quote(command), width, height)
         self.addCleanup(term.kill)
         return term

@@ -181,10 +181,11 @@ struct ExplicitMappingTests {
 
 @Suite("Presets")
 struct PresetTests {
-    @Test("every format but .mapped is a preset, by raw value, forgiving case and dashes")
+    @Test("every format but .mapped, .textList and .files is a preset, by raw value, forgiving case and dashes")
     func names() throws {
-        #expect(GalleryFormat.presets.count == GalleryFormat.allCases.count - 1)
-        #expect(!GalleryFormat.presets.contains(.mapped))
+        #expect(GalleryFormat.presets.count == GalleryFormat.allCases.count - 3)
+        #expect(!GalleryFormat.presets.contains(.mapped) && !GalleryFormat.presets.contains(.textList))
+        #expect(!GalleryFormat.presets.contains(.files))
         #expect(try GalleryFormat(preset: "reddit") == .reddit)
         #expect(try GalleryFormat(preset: "iiif-v3") == .iiifV3)
         #expect(try GalleryFormat(preset: "ITUNESRSS") == .iTunesRSS)

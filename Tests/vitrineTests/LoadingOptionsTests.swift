@@ -29,7 +29,7 @@ struct LoadingOptionsTests {
             Issue.record("expected browse, got \(command)")
             return
         }
-        #expect(gallery == "gallery.json")
+        #expect(gallery == ["gallery.json"])
         // When they are applied
         var configuration = ImagePipeline.Configuration()
         options.loading.apply(to: &configuration)
@@ -75,7 +75,7 @@ struct LoadingOptionsTests {
             return
         }
         #expect(!list.loading.diskCache && !browse.loading.diskCache)
-        #expect(try parseArguments(["g.json"]) == .browse(gallery: "g.json", options: BrowseOptions()))
+        #expect(try parseArguments(["g.json"]) == .browse(galleries: ["g.json"], options: BrowseOptions()))
     }
 
     @Test("--offline with --reload or --no-disk-cache is a usage error, in either order")
