@@ -1,47 +1,62 @@
-/// Natural ("version") order for file names and titles: runs of digits compare by their value,
-/// so `img2` sorts before `img10`, the rest compares case-insensitively (then exactly, so the
-/// order is total). The order `ls -v`, nsxiv and most file managers show.
+/// Sort keys in natural order, as file managers sort names: case folded, and each run of
+/// digits compared by its value, so `img2` comes before `img10` (ranger's and lf's `natural`
+/// sort, the "version sort" of GNU `ls -v`).
+///
+/// The key is bytes compared with `memcmp`-style lexicographic order: the UTF-8 of the
+/// lower-cased text with every digit run replaced by one byte holding its length (leading
+/// zeros dropped, 1-31) followed by its digits. A shorter number then sorts first, numbers of
+/// the same length by their digits, and a number before a letter (bytes 1-31 sort before
+/// every printable byte). Precomputed once per item, so a sort of 100,000 items compares
+/// bytes, never `String`s.
 public enum NaturalOrder {
-    /// True when `a` sorts before `b`.
+    /// The natural-order key of `text`.
+    public static func key(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 4)
+        var digits: [UInt8] = []
+        func flush() {
+            guard !digits.isEmpty else { return }
+            var start = 0
+            while start < digits.count - 1 && digits[start] == UInt8(ascii: "0") { start += 1 }
+            let run = digits[start...]
+            out.append(UInt8(min(31, run.count)))
+            out.append(contentsOf: run)
+            digits.removeAll(keepingCapacity: true)
+        }
+        for byte in text.lowercased().utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                digits.append(byte)
+            } else {
+                flush()
+                out.append(byte)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// True when key `a` sorts before key `b`.
+    @inline(__always)
+    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                let n = min(pa.count, pb.count)
+                for i in 0..<n where pa[i] != pb[i] { return pa[i] < pb[i] }
+                return pa.count < pb.count
+            }
+        }
+    }
+
+    /// True when `a` sorts before `b` (keys made on the spot; equal keys fall back to the exact
+    /// text, so the order is total). For sorting many strings, precompute ``key(_:)`` instead.
     public static func less(_ a: String, _ b: String) -> Bool {
         compare(a, b) < 0
     }
 
     /// -1, 0 or 1, as `a` sorts before, with or after `b`.
     public static func compare(_ a: String, _ b: String) -> Int {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        var i = 0, j = 0
-        while i < x.count && j < y.count {
-            if isDigit(x[i]) && isDigit(y[j]) {
-                // Compare the digit runs by value: skip leading zeros, then length, then digits.
-                var ei = i, ej = j
-                while ei < x.count && isDigit(x[ei]) { ei += 1 }
-                while ej < y.count && isDigit(y[ej]) { ej += 1 }
-                var si = i, sj = j
-                while si < ei - 1 && x[si] == "0" { si += 1 }
-                while sj < ej - 1 && y[sj] == "0" { sj += 1 }
-                if ei - si != ej - sj { return ei - si < ej - sj ? -1 : 1 }
-                for k in 0..<(ei - si) where x[si + k] != y[sj + k] {
-                    return x[si + k].value < y[sj + k].value ? -1 : 1
-                }
-                i = ei
-                j = ej
-                continue
-            }
-            let cx = folded(x[i]), cy = folded(y[j])
-            if cx != cy { return cx < cy ? -1 : 1 }
-            i += 1
-            j += 1
-        }
-        if x.count - i != y.count - j { return x.count - i < y.count - j ? -1 : 1 }
-        // Equal but for case or leading zeros: the exact text decides.
+        let ka = key(a), kb = key(b)
+        if ka != kb { return precedes(ka, kb) ? -1 : 1 }
         return a == b ? 0 : (a < b ? -1 : 1)
-    }
-
-    private static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 48 && s.value <= 57 }
-
-    /// ASCII letters folded to lower case; other scalars as they are.
-    private static func folded(_ s: Unicode.Scalar) -> UInt32 {
-        (s.value >= 65 && s.value <= 90) ? s.value + 32 : s.value
     }
 }
