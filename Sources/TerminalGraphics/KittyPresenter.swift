@@ -34,24 +34,11 @@ public struct KittyPresenter: ImagePresenter {
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         shownID = id
         let opaque = Self.isOpaque(image)
-        let raw: Data
-        if opaque {
-            var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
-            image.pixels.withUnsafeBufferPointer { src in
-                for i in 0..<(image.width * image.height) {
-                    rgb[3 * i] = src[4 * i]
-                    rgb[3 * i + 1] = src[4 * i + 1]
-                    rgb[3 * i + 2] = src[4 * i + 2]
-                }
-            }
-            raw = Data(rgb)
-        } else {
-            raw = Data(image.pixels)
-        }
-        let base64 = [UInt8](raw.base64EncodedData())
         let keys = "a=T,f=\(opaque ? 24 : 32),s=\(image.width),v=\(image.height),i=\(id),p=1,C=1"
+        let commands = Self.transmission(image, opaque: opaque, keys: keys)
         var drawn: [UInt8] = []
-        for command in KittyGraphics.chunked(keys, base64: base64) { drawn += context.wrap(command) }
+        drawn.reserveCapacity(commands.reduce(0) { $0 + $1.count } * (context.tmuxPassthrough ? 2 : 1))
+        for command in commands { drawn += context.tmuxPassthrough ? context.wrap(command) : command }
         out += Cursor.place(drawn, in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
         return out
     }
@@ -68,6 +55,85 @@ public struct KittyPresenter: ImagePresenter {
         guard let id = shownID else { return [] }
         shownID = nil
         return context.wrap(KittyGraphics.delete(id: id, freeData: true))
+    }
+
+    /// The chunked transmission of `image` (RGB when `opaque`, else RGBA), base64 encoded
+    /// straight from the pixels into the commands (RFC 4648 alphabet, `=` padding on the last
+    /// chunk only): one pass, no intermediate copies. Each chunk is 4096 characters (3072 bytes)
+    /// but the last; the first carries `keys`. Same bytes as ``KittyGraphics/chunked(_:base64:quiet:)``
+    /// over the whole payload's base64.
+    static func transmission(_ image: RGBAImage, opaque: Bool, keys: String) -> [[UInt8]] {
+        let bytesPerPixel = opaque ? 3 : 4
+        let total = image.width * image.height * bytesPerPixel
+        let chunkBytes = KittyGraphics.maxChunkBytes / 4 * 3
+        let chunks = max(1, (total + chunkBytes - 1) / chunkBytes)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var commands: [[UInt8]] = []
+        commands.reserveCapacity(chunks)
+        image.pixels.withUnsafeBufferPointer { px in
+            /// Byte `i` of the payload stream (RGB or RGBA, pixel after pixel).
+            @inline(__always) func byte(_ i: Int) -> UInt8 {
+                opaque ? px[i / 3 * 4 + i % 3] : px[i]
+            }
+            alphabet.withUnsafeBufferPointer { table in
+                for c in 0..<chunks {
+                    let start = c * chunkBytes, end = min(total, start + chunkBytes)
+                    let header: String
+                    if chunks == 1 { header = "\(keys),q=2" } else if c == 0 { header = "\(keys),q=2,m=1" } else {
+                        header = "q=2,m=\(c == chunks - 1 ? 0 : 1)"
+                    }
+                    let headerBytes = Array(header.utf8)
+                    let capacity = headerBytes.count + 6 + (end - start + 2) / 3 * 4
+                    let out = [UInt8](unsafeUninitializedCapacity: capacity) { o, count in
+                        var n = 0
+                        @inline(__always) func put(_ b: UInt8) {
+                            o[n] = b
+                            n += 1
+                        }
+                        put(0x1B)
+                        put(UInt8(ascii: "_"))
+                        put(UInt8(ascii: "G"))
+                        for b in headerBytes { put(b) }
+                        put(UInt8(ascii: ";"))
+                        @inline(__always) func quad(_ v: UInt32) {
+                            o[n] = table[Int(v >> 18)]
+                            o[n + 1] = table[Int(v >> 12 & 63)]
+                            o[n + 2] = table[Int(v >> 6 & 63)]
+                            o[n + 3] = table[Int(v & 63)]
+                            n += 4
+                        }
+                        var i = start
+                        if opaque && start % 3 == 0 {
+                            // Whole pixels: 3 bytes in, 4 characters out, straight from RGBA.
+                            var p = start / 3 * 4
+                            while i + 3 <= end {
+                                quad(UInt32(px[p]) << 16 | UInt32(px[p + 1]) << 8 | UInt32(px[p + 2]))
+                                i += 3
+                                p += 4
+                            }
+                        } else {
+                            while i + 3 <= end {
+                                quad(UInt32(byte(i)) << 16 | UInt32(byte(i + 1)) << 8 | UInt32(byte(i + 2)))
+                                i += 3
+                            }
+                        }
+                        if i < end {
+                            let b0 = UInt32(byte(i)), b1 = i + 1 < end ? UInt32(byte(i + 1)) : 0
+                            let v = b0 << 16 | b1 << 8
+                            put(table[Int(v >> 18)])
+                            put(table[Int(v >> 12 & 63)])
+                            put(i + 1 < end ? table[Int(v >> 6 & 63)] : UInt8(ascii: "="))
+                            put(UInt8(ascii: "="))
+                        }
+                        put(0x1B)
+                        put(UInt8(ascii: "\\"))
+                        count = n
+                    }
+                    commands.append(out)
+                }
+            }
+        }
+        return commands
     }
 
     static func isOpaque(_ image: RGBAImage) -> Bool {

@@ -179,6 +179,20 @@ struct KittyPresenterTests {
         #expect(unwrapTmux(b) == a)
     }
 
+    @Test("the one-pass base64 transmission equals Foundation's base64 chunked by KittyGraphics.chunked")
+    func oneTransmission() {
+        for (w, h) in [(1, 1), (5, 1), (7, 3), (1024, 1), (1025, 2), (120, 80)] {
+            for alpha in [false, true] {
+                let image = alpha ? Pictures.fading(Pictures.smooth(width: w, height: h)) : Pictures.smooth(width: w, height: h)
+                let opaque = KittyPresenter.isOpaque(image)
+                var raw: [UInt8] = []
+                for i in 0..<(w * h) { raw += image.pixels[(4 * i)..<(4 * i + (opaque ? 3 : 4))] }
+                let reference = KittyGraphics.chunked("a=T", base64: [UInt8](Data(raw).base64EncodedData()))
+                #expect(KittyPresenter.transmission(image, opaque: opaque, keys: "a=T") == reference, "\(w)x\(h) alpha \(alpha)")
+            }
+        }
+    }
+
     @Test("the delete-all constant for the fatal-signal path")
     func deleteAll() {
         let c = kittyCommands(KittyGraphics.deleteAll)
