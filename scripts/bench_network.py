@@ -9,7 +9,8 @@ medians reported. Loopback only: Tests/Fixtures/galleryserver.py, and nginx for 
 
 - idle: `vitrine` on a 6-row gallery whose images are answered after 30 s; CPU of the process
   (utime + stime from /proc/PID/stat) over 10 s while the 6 requests wait.
-- thumbnails: `vitrine-bench fetch-thumbnails`, COUNT small PNGs (the demo's flags/fr.png under
+- thumbnails: `vitrine-bench fetch-thumbnails` (and with --bytes-only: the loader alone, no
+  decode, through `fetchData`), COUNT small PNGs (the demo's flags/fr.png under
   COUNT distinct URLs) at once through the pipeline, over http (galleryserver.py) and over
   https with HTTP/2 (nginx, a self-made certificate given as SSL_CERT_FILE and, for
   URLSession, URLSessionCertificateAuthorityInfoFile): wall, CPU, connections the server
@@ -45,7 +46,7 @@ def vitrine_pid(term, binary):
     target = os.path.realpath(binary)
 
     def find():
-        for pid in term_children(term.pane_pid):
+        for pid in [term.pane_pid] + term_children(term.pane_pid):
             try:
                 if os.path.realpath("/proc/%d/exe" % pid) == target:
                     return pid
@@ -79,9 +80,9 @@ def idle(binary, tmp, server):
         term.kill()
 
 
-def fetch(bench, pattern, count, env, conns):
+def fetch(bench, pattern, count, env, conns, extra=()):
     before = conns()
-    out = subprocess.run([bench, "fetch-thumbnails", pattern, "--count", str(count)], capture_output=True,
+    out = subprocess.run([bench, "fetch-thumbnails", pattern, "--count", str(count), *extra], capture_output=True,
                          text=True, env=env, timeout=300)
     if out.returncode != 0:
         raise RuntimeError(out.stderr)
@@ -115,7 +116,8 @@ def main():
     (root / "flags").mkdir(parents=True)
     (root / "flags" / "fr.png").write_bytes((DEMO / "flags" / "fr.png").read_bytes())
 
-    results = {name: {"idle": [], "http": [], "https": []} for name, _ in builds}
+    kinds = ("http", "https", "http bytes", "https bytes")
+    results = {name: {"idle": [], **{k: [] for k in kinds}} for name, _ in builds}
     slow = GalleryServer(root, tmp / "slow.log", delay=30, max_seconds=1800)
     fast = GalleryServer(root, tmp / "fast.log", max_seconds=1800, extra_args=["--log-times", "--log-connections"])
     nginx = Nginx(tmp, root)
@@ -133,13 +135,14 @@ def main():
                 if not args.skip_idle:
                     results[name]["idle"].append(idle(bindir / "vitrine", tmp, slow))
                 bench = str(bindir / "vitrine-bench")
-                results[name]["http"].append(
-                    fetch(bench, fast.url("/img/{i}/flags/fr.png"), args.count, env, http_conns))
-                nginx_before = len(nginx.log())
-                r = fetch(bench, nginx.url("img/{i}/flags/fr.png"), args.count, env, lambda: 0)
-                conns = len({l.split()[1] for l in nginx.log()[nginx_before:]})
-                protocols = sorted({l.split()[0] for l in nginx.log()[nginx_before:]})
-                results[name]["https"].append((*r[:3], conns, "/".join(protocols)))
+                for suffix, extra in (("", ()), (" bytes", ("--bytes-only",))):
+                    results[name]["http" + suffix].append(
+                        fetch(bench, fast.url("/img/{i}/flags/fr.png"), args.count, env, http_conns, extra))
+                    nginx_before = len(nginx.log())
+                    r = fetch(bench, nginx.url("img/{i}/flags/fr.png"), args.count, env, lambda: 0, extra)
+                    conns = len({l.split()[1] for l in nginx.log()[nginx_before:]})
+                    protocols = sorted({l.split()[0] for l in nginx.log()[nginx_before:]})
+                    results[name]["https" + suffix].append((*r[:3], conns, "/".join(protocols)))
         files = []
         for i in range(args.count):
             link = tmp / ("v%d.png" % i)
@@ -162,20 +165,21 @@ def main():
             v = results[name]["idle"]
             print("| %s | %.1f (%s) |" % (name, med(v), ", ".join("%.1f" % x for x in v)))
         print()
-    print("| build | transport | wall ms (median; runs) | CPU s | CPU ms per thumbnail | connections | failures |")
+    print("| build | what | wall ms (median; runs) | CPU s | CPU ms per image | connections | failures |")
     print("|---|---|---|---|---|---|---|")
-    for kind in ("http", "https"):
+    for kind in kinds:
         for name, _ in builds:
             rs = results[name][kind]
             walls = [r[0] * 1000 for r in rs]
             cpu = med([r[1] for r in rs])
-            label = "http/1.1" if kind == "http" else "https (%s)" % rs[0][4]
+            label = ("http/1.1" if kind.startswith("http ") or kind == "http" else "https (%s)" % rs[0][4]) + (
+                ", bytes only (fetchData)" if kind.endswith("bytes") else ", thumbnails (load + decode)")
             print("| %s | %s | %.0f (%s) | %.2f | %.3f | %s | %s |" % (
                 name, label, med(walls), ", ".join("%.0f" % w for w in walls), cpu, cpu * 1000 / args.count,
                 "/".join(str(r[3]) for r in rs), "/".join(str(r[2]) for r in rs)))
     vw, vc = med([v[0] for v in vips]) * 1000, med([v[1] for v in vips])
     print("| vipsthumbnail -s 32x16, 2 processes | files | %.0f | %.2f | %.3f | - | - |" % (vw, vc, vc * 1000 / args.count))
-    for kind in ("http", "https"):
+    for kind in kinds:
         a = med([r[0] for r in results[builds[0][0]][kind]])
         b = med([r[0] for r in results[builds[1][0]][kind]])
         print("\n%s: URLSession / libcurl wall ratio %.2f" % (kind, b / a), end="")

@@ -90,8 +90,9 @@ public final class HTTPClient: Sendable {
 }
 
 /// The multi handle, as a value the inbox can hold. Only the network thread uses it, except
-/// `curl_multi_wakeup`, which libcurl documents as callable from any thread; the inbox lock
-/// keeps that call from racing the handle's cleanup.
+/// `curl_multi_wakeup`, which libcurl documents as callable from any thread. It is cleaned up
+/// only in `Engine.deinit`, when no caller can reach it any more, so a wake-up may be sent
+/// after the inbox lock is released.
 struct MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }
@@ -101,7 +102,8 @@ final class Engine: Sendable {
     enum Phase {
         case idle
         case running(MultiHandle)
-        case finished
+        /// The loop ended (or never started); the handle, if any, waits for `deinit`.
+        case finished(MultiHandle?)
     }
 
     struct Submission: Sendable {
@@ -116,6 +118,22 @@ final class Engine: Sendable {
         var submissions: [Submission] = []
         var cancels: [Int] = []
         var shutdown = false
+        /// A `curl_multi_wakeup` was sent and the loop has not drained the inbox since: later
+        /// appends need no wake-up of their own (a burst of cancels costs one syscall).
+        var wakePending = false
+
+        /// The handle to wake the network thread with, after unlocking, unless a wake-up is
+        /// on its way already. (Woken under the lock, the network thread ran at once on this
+        /// 2-core machine and blocked on the lock the caller still held.)
+        mutating func wake(_ multi: MultiHandle) -> MultiHandle? {
+            guard !wakePending else { return nil }
+            wakePending = true
+            return multi
+        }
+    }
+
+    static func wake(_ multi: MultiHandle?) {
+        if let multi { _ = curl_multi_wakeup(multi.pointer) }
     }
 
     let configuration: HTTPClient.Configuration
@@ -124,6 +142,17 @@ final class Engine: Sendable {
 
     init(configuration: HTTPClient.Configuration) {
         self.configuration = configuration
+    }
+
+    deinit {
+        // The loop thread holds the engine while it runs: here it has ended, and no caller is left.
+        let multi = inbox.withLock { inbox -> MultiHandle? in
+            switch inbox.phase {
+            case .running(let multi), .finished(let multi?): return multi
+            default: return nil
+            }
+        }
+        if let multi { curl_multi_cleanup(multi.pointer) }
     }
 
     static func deliver(
@@ -136,6 +165,7 @@ final class Engine: Sendable {
     func submit(
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) -> HTTPTransferID {
+        var wakeUp: MultiHandle?
         let (id, accepted, start) = inbox.withLock { inbox -> (Int, Bool, MultiHandle?) in
             let id = inbox.nextID
             inbox.nextID += 1
@@ -150,11 +180,12 @@ final class Engine: Sendable {
                 inbox.phase = .running(handle)
                 start = handle
             case .running(let multi):
-                _ = curl_multi_wakeup(multi.pointer)
+                wakeUp = inbox.wake(multi)
             }
             inbox.submissions.append(Submission(id: id, request: request, completion: completion))
             return (id, true, start)
         }
+        Self.wake(wakeUp)
         if !accepted { Self.deliver(completion, .failure(.shutDown)) }
         if let start {
             let thread = Thread { [self] in NetworkLoop(engine: self, multi: start.pointer).run() }
@@ -166,15 +197,17 @@ final class Engine: Sendable {
     }
 
     func cancel(_ id: HTTPTransferID) {
+        var wakeUp: MultiHandle?
         let withdrawn = inbox.withLock { inbox -> Submission? in
             if let index = inbox.submissions.firstIndex(where: { $0.id == id.value }) {
                 return inbox.submissions.remove(at: index)
             }
             guard case .running(let multi) = inbox.phase else { return nil }
             inbox.cancels.append(id.value)
-            _ = curl_multi_wakeup(multi.pointer)
+            wakeUp = inbox.wake(multi)
             return nil
         }
+        Self.wake(wakeUp)
         if let withdrawn {
             statistics.withLock { $0.completed += 1 }
             Self.deliver(withdrawn.completion, .failure(.cancelled))
@@ -182,14 +215,15 @@ final class Engine: Sendable {
     }
 
     func shutdown() {
+        var wakeUp: MultiHandle?
         let orphans = inbox.withLock { inbox -> [Submission] in
             inbox.shutdown = true
             switch inbox.phase {
             case .idle:
-                inbox.phase = .finished
+                inbox.phase = .finished(nil)
                 return []
             case .running(let multi):
-                _ = curl_multi_wakeup(multi.pointer)
+                wakeUp = multi
                 return []
             case .finished:
                 let left = inbox.submissions
@@ -197,6 +231,7 @@ final class Engine: Sendable {
                 return left
             }
         }
+        Self.wake(wakeUp)
         for orphan in orphans { Self.deliver(orphan.completion, .failure(.shutDown)) }
     }
 }

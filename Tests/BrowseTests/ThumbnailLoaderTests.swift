@@ -58,6 +58,29 @@ struct ThumbnailLoaderTests {
         #expect(rows.loadingCount == 6)
     }
 
+    @Test("a row drawn from a stale cache entry takes the revalidated image; others ignore replacements")
+    func staleRowIsReplaced() {
+        // Given rows 0 and 1 loading
+        let (rows, loader) = makeRows(10)
+        _ = rows.update(visible: 0..<2, rowsPerPage: 2, pixelBox: box)
+        let stale = loader.tickets["0.png"]!, plain = loader.tickets["1.png"]!
+        // When row 0 gets a stale image (revalidating) and row 1 a plain one
+        #expect(rows.apply(stale, .success(Self.image), revalidating: true) == ItemID(0))
+        #expect(rows.apply(plain, .success(Self.image)) == ItemID(1))
+        // Then a replacement for row 0 redraws it with the new image, once
+        let newer = DecodedImage(bitmap: RGBAImage(width: 1, height: 1, pixels: [9, 9, 9, 255]), sourceWidth: 640, sourceHeight: 480)
+        #expect(rows.apply(stale, .success(newer), replacement: true) == ItemID(0))
+        guard case .loaded(let shown) = rows.phases[0] else {
+            Issue.record("row 0 is \(rows.phases[0])")
+            return
+        }
+        #expect(shown == newer)
+        #expect(rows.apply(stale, .success(Self.image), replacement: true) == nil)
+        // And a replacement for a ticket that was not revalidating changes nothing
+        #expect(rows.apply(plain, .success(newer), replacement: true) == nil)
+        #expect(rows.counts.loaded == 2)
+    }
+
     @Test("paging far away cancels loads that left the keep zone; skipped rows are never asked for")
     func pagingCancels() {
         let (rows, loader) = makeRows(1000)

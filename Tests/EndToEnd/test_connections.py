@@ -1,6 +1,6 @@
 """The per-host limit holds for connections on the wire, not only for the pipeline's own count:
-a row scrolled away mid-download gives its slot to the next row only once URLSession reports
-the cancelled transfer finished (libcurl has closed its connection by then)."""
+a row scrolled away mid-download gives its slot to the next row only once the HTTP client reports
+the cancelled transfer finished (it closes the connection before it does)."""
 
 import random
 import re

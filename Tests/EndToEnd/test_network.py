@@ -58,6 +58,29 @@ class NetworkTests(E2ETestCase):
         self.assertFalse([l for l in seen_second if "authorization" in l.lower()], seen_second)
         self.assertTrue(any("User-Agent: vitrine/" in l for l in seen_second))
 
+    def test_http_proxy_and_no_proxy_are_honoured(self):
+        # Given a server that also answers proxy requests (absolute-form targets), and a gallery
+        # URL on 127.0.0.2:9, where nothing listens
+        root = self.tmp / "root"
+        root.mkdir()
+        (root / "g.json").write_text(json.dumps([{"title": "Proxied", "url": "/x.png"}]))
+        proxy = self.server(root)
+        target = "http://127.0.0.2:9/g.json"
+        env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+
+        # When vitrine lists it through http_proxy, the proxy is asked for the absolute URL
+        via = subprocess.run([binary(), "list", target], capture_output=True, text=True, timeout=20,
+                             env=dict(env, http_proxy=proxy.base))
+        self.assertEqual(via.returncode, 0, via.stderr)
+        self.assertIn("Proxied", via.stdout)
+        self.assertIn("GET %s" % target, proxy.requests())
+        # And with no_proxy naming the host, it goes direct (and finds nothing there)
+        direct = subprocess.run([binary(), "list", target], capture_output=True, text=True, timeout=20,
+                                env=dict(env, http_proxy=proxy.base, no_proxy="127.0.0.2"))
+        self.assertNotEqual(direct.returncode, 0)
+        self.assertIn("connection refused", direct.stderr)
+        self.assertEqual(proxy.requests().count("GET %s" % target), 1)
+
     def test_refused_and_endless_bodies_keep_memory_bounded(self):
         # Given six rows announcing 4 GB each and six endless bodies, all on one host
         root = self.tmp / "root"

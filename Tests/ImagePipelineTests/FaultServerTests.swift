@@ -316,7 +316,7 @@ struct FaultServerTests {
         #expect(server.requests(containing: "/trickle/").count == 1)
     }
 
-    @Test("a sub-second idle timeout holds to the millisecond (URLSession would truncate 0.6 s to 0)")
+    @Test("a sub-second idle timeout holds to the millisecond")
     func subSecondIdleTimeout() async throws {
         let server = try startServer()
         defer { server.stop() }

@@ -4,7 +4,7 @@ import Synchronization
 @testable import ImagePipeline
 
 /// `Tests/Fixtures/galleryserver.py` on 127.0.0.1 with an OS-picked port, for tests that drive the
-/// real pipeline (URLSession, libvips) over loopback.
+/// real pipeline (libcurl through HTTPClient, libvips) over loopback.
 ///
 /// The server binds 127.0.0.1 only, exits by itself after `maxSeconds`, and is ended by `stop()`
 /// (or `deinit`). With `log: true` it appends `METHOD PATH` per request to a temporary file, and a
