@@ -281,6 +281,33 @@ static int decodes_whole(const void *buf, size_t len) {
     return g_str_has_prefix(loader, "VipsForeignLoadPng") || g_str_has_prefix(loader, "VipsForeignLoadNsgif");
 }
 
+/* Writes an 8-bit RGBA image's pixels into *out (taking the image's reference) with the
+   source size it came from; -1 with the error text when libvips fails. Shared by the
+   thumbnail and the region paths. */
+static int write_rgba(VipsImage *rgba, int sw, int sh, cvips_image *out, char *err, size_t errlen) {
+    size_t size = 0;
+    void *pixels = api.vips_image_write_to_memory(rgba, &size);
+    int w = api.vips_image_get_width(rgba);
+    int h = api.vips_image_get_height(rgba);
+    g_object_unref(rgba);
+    if (pixels == NULL) {
+        take_error(err, errlen, "could not decode");
+        return -1;
+    }
+    if (size != (size_t)w * (size_t)h * 4) {
+        g_free(pixels);
+        snprintf(err, errlen, "decoder returned %zu bytes for %d x %d", size, w, h);
+        return -1;
+    }
+    out->pixels = pixels;
+    out->length = size;
+    out->width = w;
+    out->height = h;
+    out->source_width = sw;
+    out->source_height = sh;
+    return 0;
+}
+
 int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_height,
                          int64_t max_pixels, cvips_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
@@ -364,26 +391,7 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
         }
     }
 
-    size_t size = 0;
-    void *pixels = api.vips_image_write_to_memory(rgba, &size);
-    int w = api.vips_image_get_width(rgba);
-    int h = api.vips_image_get_height(rgba);
-    g_object_unref(rgba);
-    if (pixels == NULL) {
-        take_error(err, errlen, "could not decode");
-        return -1;
-    }
-    if (size != (size_t)w * (size_t)h * 4) {
-        g_free(pixels);
-        snprintf(err, errlen, "decoder returned %zu bytes for %d x %d", size, w, h);
-        return -1;
-    }
-    out->pixels = pixels;
-    out->length = size;
-    out->width = w;
-    out->height = h;
-    out->source_width = sw;
-    out->source_height = sh;
+    if (write_rgba(rgba, sw, sh, out, err, errlen) != 0) return -1;
     out->whole = whole;
     return 0;
 }
@@ -404,16 +412,6 @@ void cvips_free(void *pixels) { g_free(pixels); }
 
 /* cvips_region_rgba (include/CVipsRegion.h): a region of an image at a shrink-on-load factor,
    for the full view's zoom and pan, through the same dlopen table as the thumbnail path. */
-/* The process-wide error buffer's first line, then cleared (its text is only a hint). */
-static void region_error(char *err, size_t errlen, const char *fallback) {
-    if (err == NULL || errlen == 0) return;
-    const char *text = api.vips_error_buffer();
-    snprintf(err, errlen, "%s", (text && text[0]) ? text : fallback);
-    char *nl = strchr(err, '\n');
-    if (nl) *nl = 0;
-    api.vips_error_clear();
-}
-
 /* Replaces *image with the result of an operation (unrefs the input); 0 on success. */
 static int region_step(VipsImage **image, int rc, VipsImage *next) {
     if (rc != 0) return -1;
@@ -442,7 +440,7 @@ int cvips_region_rgba(const void *buf, size_t len, int shrink, int left, int top
     if (jpeg && shrink > 1) snprintf(options, sizeof options, "shrink=%d,fail_on=truncated", shrink);
     else snprintf(options, sizeof options, "fail_on=truncated");
     VipsImage *image = api.vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_RANDOM, NULL);
-    if (image == NULL) { region_error(err, errlen, "could not decode"); return -1; }
+    if (image == NULL) { take_error(err, errlen, "could not decode"); return -1; }
     VipsImage *next = NULL;
     if (region_step(&image, api.vips_autorot(image, &next, NULL), next) != 0) goto fail;
     if (!jpeg && shrink > 1) {
@@ -484,25 +482,9 @@ int cvips_region_rgba(const void *buf, size_t len, int shrink, int left, int top
     if (bands == 3) {
         if (region_step(&image, api.vips_bandjoin_const1(image, &next, 255.0, NULL), next) != 0) goto fail;
     }
-    size_t size = 0;
-    void *pixels = api.vips_image_write_to_memory(image, &size);
-    int ow = api.vips_image_get_width(image), oh = api.vips_image_get_height(image);
-    g_object_unref(image);
-    if (pixels == NULL) { region_error(err, errlen, "could not decode"); return -1; }
-    if (size != (size_t)ow * (size_t)oh * 4) {
-        g_free(pixels);
-        snprintf(err, errlen, "decoder returned %zu bytes for %d x %d", size, ow, oh);
-        return -1;
-    }
-    out->pixels = pixels;
-    out->length = size;
-    out->width = ow;
-    out->height = oh;
-    out->source_width = sw;
-    out->source_height = sh;
-    return 0;
+    return write_rgba(image, sw, sh, out, err, errlen);
 fail:
     g_object_unref(image);
-    region_error(err, errlen, "could not decode the region");
+    take_error(err, errlen, "could not decode the region");
     return -1;
 }

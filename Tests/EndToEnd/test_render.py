@@ -277,7 +277,7 @@ class LibvipsOnDemandTests(E2ETestCase):
     def test_missing_libvips_fails_only_what_needs_it(self):
         env = {"VITRINE_LIBVIPS": "/nonexistent/libvips.so.42"}
         status, out, err, _ = run_render(FIXTURES / "animated.gif", "--size", "8x8", env=env)
-        self.assertEqual(status, 65, err)
+        self.assertEqual(status, 69, err)  # unavailable: the library, not the data
         self.assertEqual(out, "")
         self.assertIn("cannot decode GIF: libvips is not available", err)
         self.assertEqual(len(err.splitlines()), 1, err)
