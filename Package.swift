@@ -67,7 +67,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
-        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline"], path: "Sources/vitrine-bench"),
+        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "Gallery", "TerminalUI", "Browse"], path: "Sources/vitrine-bench"),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
         .testTarget(

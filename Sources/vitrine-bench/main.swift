@@ -6,6 +6,7 @@
 //   swift run -c release vitrine-bench thumbnails [--rounds N] [--box WxH] FILE...
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
 //                                                           (PipelineBench.swift)
+//   swift run -c release vitrine-bench search [--items N]  (BrowseBench.swift)
 import Foundation
 import ImagePipeline
 
@@ -18,9 +19,11 @@ case "cache-hit": cacheHitBench(Array(arguments.dropFirst()))
 case "thumbnails": thumbnailsBench(Array(arguments.dropFirst()))
 case "calls": callsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
+case "search": searchBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "
-        + "thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE... | calls BASE-URL [--count N]")
+        + "thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE... | calls BASE-URL [--count N] | "
+        + "search [--items N]")
 default: renderBench(arguments)
 }
 if sink == 42 { print("") }
