@@ -213,7 +213,14 @@ public final class ThumbnailLoader {
             }
         }
         for (ticket, i) in ticketItems {
-            loader.setPriority(ticket, interest.priority(ItemID(i)))
+            let priority = interest.priority(ItemID(i))
+            if sentPriorities[ticket] != priority {
+                loader.setPriority(ticket, priority)
+                sentPriorities[ticket] = priority
+            }
+        }
+        if sentPriorities.count > ticketItems.count * 2 + 64 {
+            sentPriorities = sentPriorities.filter { ticketItems[$0.key] != nil }
         }
         return changed
     }
@@ -272,6 +279,8 @@ public final class ThumbnailLoader {
     }
 
     private var requestedBoxes: [ImagePipeline.Ticket: PixelBox] = [:]
+    /// The priority each load in flight was last given (unchanged ones are not sent again).
+    private var sentPriorities: [ImagePipeline.Ticket: Int] = [:]
 
     /// Withdraws every load in flight (at exit).
     public func cancelAll() {
@@ -296,6 +305,7 @@ public final class ThumbnailLoader {
             loadedItems.insert(i)
             loadedBoxes[i] = pixelBox
         case .started(let ticket):
+            sentPriorities[ticket] = priority
             if case .loaded = phases[i] {} else { set(i, .loading(ticket)) }
             ticketItems[ticket] = i
             inFlight[i] = ticket

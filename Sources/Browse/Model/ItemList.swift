@@ -26,7 +26,11 @@ public final class ItemList {
     }
 
     /// Item ids in the order shown.
-    public private(set) var order: [ItemID] = []
+    public private(set) var order: [ItemID] = [] {
+        didSet { generation &+= 1 }
+    }
+    /// Changes whenever `order` does (a cheap "has the list changed" check).
+    public private(set) var generation = 0
     /// Catalog size (every item, shown or not).
     public private(set) var total = 0
     public private(set) var sortKey: SortKey = .gallery
