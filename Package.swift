@@ -97,7 +97,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
-        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics"], path: "Sources/vitrine-bench"),
+        .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics", "Gallery", "TerminalUI", "Browse"], path: "Sources/vitrine-bench"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),

@@ -13,26 +13,45 @@ public enum NaturalOrder {
     public static func key(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 4)
-        var digits: [UInt8] = []
-        func flush() {
-            guard !digits.isEmpty else { return }
-            var start = 0
-            while start < digits.count - 1 && digits[start] == UInt8(ascii: "0") { start += 1 }
-            let run = digits[start...]
-            out.append(UInt8(min(31, run.count)))
-            out.append(contentsOf: run)
-            digits.removeAll(keepingCapacity: true)
-        }
-        for byte in text.lowercased().utf8 {
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                digits.append(byte)
-            } else {
-                flush()
-                out.append(byte)
-            }
-        }
-        flush()
+        append(text, to: &out)
         return out
+    }
+
+    /// Appends the natural-order key of `text` to `out` (ASCII text is folded byte by byte,
+    /// other text through `lowercased()`).
+    static func append(_ text: String, to out: inout [UInt8]) {
+        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
+        if ascii {
+            append(bytes: text.utf8, to: &out, fold: true)
+        } else {
+            append(bytes: text.lowercased().utf8, to: &out, fold: false)
+        }
+    }
+
+    private static func append(bytes: String.UTF8View, to out: inout [UInt8], fold: Bool) {
+        var runStart = -1
+        func endRun() {
+            guard runStart >= 0 else { return }
+            var zeros = 0
+            while runStart + 1 + zeros < out.count - 1 && out[runStart + 1 + zeros] == UInt8(ascii: "0") { zeros += 1 }
+            if zeros > 0 { out.removeSubrange((runStart + 1)..<(runStart + 1 + zeros)) }
+            out[runStart] = UInt8(min(31, out.count - runStart - 1))
+            runStart = -1
+        }
+        for var byte in bytes {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if runStart < 0 {
+                    runStart = out.count
+                    out.append(0)
+                }
+                out.append(byte)
+                continue
+            }
+            endRun()
+            if fold && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+            out.append(byte)
+        }
+        endRun()
     }
 
     /// True when key `a` sorts before key `b`.

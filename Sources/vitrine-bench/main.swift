@@ -9,6 +9,7 @@
 //                                                           (PipelineBench.swift)
 //   swift run -c release vitrine-bench fetch-thumbnails URL-WITH-{i} [--count N]
 //                                                           (NetworkBench.swift)
+//   swift run -c release vitrine-bench search [--items N]  (BrowseBench.swift)
 import Foundation
 import ImagePipeline
 
@@ -23,9 +24,11 @@ case "calls": callsBench(Array(arguments.dropFirst()))
 case "fetch-thumbnails": fetchThumbnailsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
 case "zoom": zoomBench(Array(arguments.dropFirst()))
+case "search": searchBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "
-        + "thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE... | calls BASE-URL [--count N]")
+        + "thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE... | calls BASE-URL [--count N] | "
+        + "search [--items N]")
 default: renderBench(arguments)
 }
 if sink == 42 { print("") }

@@ -90,6 +90,17 @@ struct ItemListTests {
         #expect(titles(list).last == "last" && list.count == 7)
     }
 
+    @Test("the index's quick file name equals GalleryItem.fileName")
+    func quickFileName() {
+        let urls = ["http://127.0.0.1:9/a/b.jpg", "http://127.0.0.1:9/a/b.jpg?x=1#f", "http://h/a/", "http://h/",
+                    "http://h", "https://h/%41b.png", "http://h/a/../c.png", "data:image/png;base64,AAAA", "http://h/a b.png",
+                    "http://h/é.png", "http://h/x/.", "http://h/q?a/b", "file:///tmp/x.png"]
+        for url in urls {
+            let item = GalleryItem(title: "t", thumbnail: url, image: nil)
+            #expect(ItemList.quickFileName(item) == item.fileName, "\(url)")
+        }
+    }
+
     @Test("search matches the same items as a brute-force scan over 2,000 random titles")
     func searchAgainstBruteForce() {
         var generator = SystemRandomNumberGenerator()

@@ -102,10 +102,14 @@ class GridTests(E2ETestCase):
         term.keys("-")
         term.wait_for(lambda lines: sum(1 for it in items[:7] if it["title"][:6] in lines[6]) >= 5, 10,
                       "seven titles on line 6")
+        wanted = {"/" + it["url"] for it in items[:35]}
+
+        def new_paths():
+            return {r.split(" ", 1)[1] for r in server.image_requests()[len(grid):]}
+        wait_until(lambda: new_paths() >= wanted and "loading 0 " in term.capture()[-1], 30)
         self.settled_requests(server, term)
         after_minus = server.image_requests()
-        new = [r.split(" ", 1)[1] for r in after_minus[len(grid):]]
-        self.assertEqual(sorted(set(new)), sorted("/" + it["url"] for it in items[:35]), new)
+        self.assertEqual(sorted(new_paths()), sorted(wanted))
         # Back to the size that is loaded: answered from the memory cache, no request at all
         term.keys("+")
         term.wait_for(lambda lines: sum(it["title"][:9] in lines[8] for it in items[:5]) >= 3, 10, "the 16x8 grid")

@@ -265,6 +265,20 @@ public final class App {
     /// the end. Call after every batch of keys, so items that flew past are never requested.
     public func updateInterest() {
         guard top === gallery || top is HelpView else { return }
+        // Near the end of what is loaded: fetch the next page (a failed page waits for `r`).
+        if case .ready = model.paging, gallery.visiblePositions.upperBound + gallery.layout.slotsPerPage >= model.list.count {
+            model.loadMore()
+            gallery.pagingChanged()
+            viewDirty = true
+        }
+        // A move that does not scroll changes nothing the loader looks at: skip it (with 220
+        // thumbnails on screen and as many loading, re-prioritising every load on each key
+        // cost tens of ms).
+        let key = InterestKey(
+            visible: gallery.visiblePositions, perRow: gallery.layout.perRow, box: gallery.layout.pixelBox,
+            list: model.list.generation, paging: model.paging)
+        if key == lastInterest { return }
+        lastInterest = key
         let interest = gallery.interest
         let changed = model.thumbnails.update(interest, pixelBox: gallery.layout.pixelBox)
         model.invalidate(changed.filter { id in
@@ -273,12 +287,17 @@ public final class App {
         })
         model.pruneArt(keeping: interest.keep)
         dirty.formUnion(changed)
-        if case .ready = model.paging, gallery.visiblePositions.upperBound + gallery.layout.slotsPerPage >= model.list.count {
-            model.loadMore()
-            gallery.pagingChanged()
-            viewDirty = true
-        }
     }
+
+    /// What the last `updateInterest` was computed from.
+    private struct InterestKey: Equatable {
+        var visible: Range<Int>
+        var perRow: Int
+        var box: PixelBox
+        var list: Int
+        var paging: BrowseModel.Paging
+    }
+    private var lastInterest: InterestKey?
 
     /// Withdraws every load (at exit).
     public func cancelAll() {

@@ -82,17 +82,24 @@ public final class ThumbnailLoader {
     private var loadedBoxes: [Int: PixelBox] = [:]
     /// Items holding a bitmap (`.loaded`), to let go of those that go far away.
     private var loadedItems = Set<Int>()
-    /// Item i: its thumbnail URL is kept as a string until it is requested (a `URL` per item
+    /// The items: a thumbnail URL is kept as a string until it is requested (a `URL` per item
     /// would cost about 440 bytes each on a big gallery).
-    private var items: [GalleryItem]
+    public let catalog: Catalog
+    private var items: [GalleryItem] { catalog.items }
     private let loader: any ImageLoading
 
-    /// `items[i]` is item i (`ItemID(i)`); items without a usable URL are `.noImage`.
-    public init(items: [GalleryItem], loader: any ImageLoading) {
-        self.items = []
+    /// Loads the thumbnails of `catalog`'s items (shared with the list and the model); items
+    /// without a usable URL are `.noImage`.
+    public init(catalog: Catalog, loader: any ImageLoading) {
+        self.catalog = catalog
         self.phases = []
         self.loader = loader
-        append(items)
+        sync()
+    }
+
+    /// `items[i]` is item i (`ItemID(i)`), in a catalog of their own.
+    public convenience init(items: [GalleryItem], loader: any ImageLoading) {
+        self.init(catalog: Catalog(items), loader: loader)
     }
 
     /// `urls[i]` is item i's thumbnail URL (nil: nothing to load).
@@ -100,11 +107,18 @@ public final class ThumbnailLoader {
         self.init(items: urls.map { GalleryItem(title: "", thumbnailURL: $0) }, loader: loader)
     }
 
-    /// Adds items at the end (a further gallery page arrived).
+    /// Adds items to the catalog (a further gallery page arrived).
     public func append(_ more: [GalleryItem]) {
-        let first = items.count
-        items += more
-        phases += more.map { $0.hasURL ? .idle : .noImage }
+        catalog.append(more)
+        sync()
+    }
+
+    /// Takes in the items the catalog gained since the last call.
+    public func sync() {
+        let first = phases.count
+        guard catalog.count > first else { return }
+        let items = catalog.items
+        phases += items[first...].map { $0.hasURL ? .idle : .noImage }
         for i in first..<items.count { failedCount += tally(phases[i], i).failed }
     }
 
@@ -199,7 +213,14 @@ public final class ThumbnailLoader {
             }
         }
         for (ticket, i) in ticketItems {
-            loader.setPriority(ticket, interest.priority(ItemID(i)))
+            let priority = interest.priority(ItemID(i))
+            if sentPriorities[ticket] != priority {
+                loader.setPriority(ticket, priority)
+                sentPriorities[ticket] = priority
+            }
+        }
+        if sentPriorities.count > ticketItems.count * 2 + 64 {
+            sentPriorities = sentPriorities.filter { ticketItems[$0.key] != nil }
         }
         return changed
     }
@@ -278,6 +299,8 @@ public final class ThumbnailLoader {
     /// Items drawn from a stale disk-cache entry being revalidated, by ticket: a newer image
     /// may still come for them (`apply(_:_:revalidating:replacement:)`).
     private var replaceableItems: [ImagePipeline.Ticket: Int] = [:]
+    /// The priority each load in flight was last given (unchanged ones are not sent again).
+    private var sentPriorities: [ImagePipeline.Ticket: Int] = [:]
 
     /// Withdraws every load in flight (at exit).
     public func cancelAll() {
@@ -302,6 +325,7 @@ public final class ThumbnailLoader {
             loadedItems.insert(i)
             loadedBoxes[i] = pixelBox
         case .started(let ticket):
+            sentPriorities[ticket] = priority
             if case .loaded = phases[i] {} else { set(i, .loading(ticket)) }
             ticketItems[ticket] = i
             inFlight[i] = ticket

@@ -26,7 +26,8 @@ public final class BrowseModel {
     /// The gallery's name (the status line).
     public let name: String
     /// Every item, in gallery order: `items[id.index]`.
-    public private(set) var items: [GalleryItem] = []
+    public let catalog: Catalog
+    public var items: [GalleryItem] { catalog.items }
     public let list: ItemList
     public let thumbnails: ThumbnailLoader
     /// The pipeline (the full view loads through it).
@@ -52,18 +53,19 @@ public final class BrowseModel {
         self.paging = paging
         self.colorMode = colorMode
         self.spinner = Spinner(unicode: unicode)
-        let thumbnails = ThumbnailLoader(items: [], loader: loader)
+        let catalog = Catalog(items)
+        self.catalog = catalog
+        let thumbnails = ThumbnailLoader(catalog: catalog, loader: loader)
         self.thumbnails = thumbnails
         // The size sort asks the loader for the sizes it knows.
-        list = ItemList(area: { thumbnails.area(of: $0) })
-        append(items)
+        list = ItemList(catalog: catalog, area: { thumbnails.area(of: $0) })
     }
 
     /// Adds a further page's items under the others.
     public func append(_ more: [GalleryItem]) {
-        items += more
-        thumbnails.append(more)
-        list.append(more)
+        catalog.append(more)
+        thumbnails.sync()
+        list.sync()
         if let search { searchMatches = list.matches(search) }
     }
 

@@ -41,6 +41,18 @@ public struct ItemBits: Sendable, Equatable {
         }
     }
 
+    /// Calls `body` with every item in the set, in catalog order.
+    public func forEach(_ body: (ItemID) -> Void) {
+        for (w, word) in words.enumerated() where word != 0 {
+            var bitsLeft = word
+            while bitsLeft != 0 {
+                let bit = bitsLeft.trailingZeroBitCount
+                body(ItemID(w << 6 | bit))
+                bitsLeft &= bitsLeft - 1
+            }
+        }
+    }
+
     /// Number of items in the set.
     public var population: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 }

@@ -26,7 +26,11 @@ public final class ItemList {
     }
 
     /// Item ids in the order shown.
-    public private(set) var order: [ItemID] = []
+    public private(set) var order: [ItemID] = [] {
+        didSet { generation &+= 1 }
+    }
+    /// Changes whenever `order` does (a cheap "has the list changed" check).
+    public private(set) var generation = 0
     /// Catalog size (every item, shown or not).
     public private(set) var total = 0
     public private(set) var sortKey: SortKey = .gallery
@@ -37,37 +41,42 @@ public final class ItemList {
     /// Position of item i in `order`, or -1 when it is filtered out.
     private var positions: [Int32] = []
     private(set) var index = SearchIndex()
-    private var titleKeys: [[UInt8]] = []
-    private var fileNameKeys: [[UInt8]] = []
-    private var titles: [String] = []
-    private var fileNames: [String] = []
+    /// Natural-order keys, built when a sort first needs them.
+    private var titleKeys = KeyStore()
+    private var fileNameKeys = KeyStore()
+    /// The items (shared with the model and the thumbnail loader).
+    public let catalog: Catalog
     /// Pixel area per item at the last size sort (0: unknown).
     private var areas: [Int] = []
     /// The known pixel size of an item (nil: not loaded yet), for the size sort.
     private let area: @MainActor (ItemID) -> Int?
 
-    /// - Parameter area: an item's pixel area (width × height) when known.
-    public init(area: @escaping @MainActor (ItemID) -> Int? = { _ in nil }) {
+    /// - Parameters:
+    ///   - catalog: the items; those already in it are indexed now.
+    ///   - area: an item's pixel area (width × height) when known.
+    public init(catalog: Catalog = Catalog(), area: @escaping @MainActor (ItemID) -> Int? = { _ in nil }) {
+        self.catalog = catalog
         self.area = area
+        sync()
     }
 
     /// Number of items shown.
     public var count: Int { order.count }
 
-    /// Adds catalog items (a further page) and places the shown ones.
+    /// Adds items to the catalog (a further page) and places the shown ones.
     public func append(_ items: [GalleryItem]) {
+        catalog.append(items)
+        sync()
+    }
+
+    /// Indexes the items the catalog gained since the last call and places the shown ones:
+    /// at the end in gallery order, in their place in a sort.
+    public func sync() {
         let first = total
-        for item in items {
-            let name = item.fileName
-            index.append(title: item.title, fileName: name)
-            titles.append(item.title)
-            fileNames.append(name)
-        }
-        total += items.count
-        positions += Array(repeating: -1, count: items.count)
-        if !titleKeys.isEmpty { titleKeys += items.map { NaturalOrder.key($0.title) } }
-        if !fileNameKeys.isEmpty { fileNameKeys += (first..<total).map { NaturalOrder.key(fileNames[$0]) } }
-        if let query = filter { filterMatches = index.matches(query) }
+        guard catalog.count > first else { return }
+        total = catalog.count
+        positions += Array(repeating: -1, count: total - first)
+        if let query = filter { filterMatches = matches(query) }
         if sortKey == .gallery && !reversed {
             for i in first..<total where shows(ItemID(i)) {
                 positions[i] = Int32(order.count)
@@ -79,8 +88,8 @@ public final class ItemList {
     }
 
     /// Title and file name of an item.
-    public func title(of id: ItemID) -> String { titles[id.index] }
-    public func fileName(of id: ItemID) -> String { fileNames[id.index] }
+    public func title(of id: ItemID) -> String { catalog.items[id.index].title }
+    public func fileName(of id: ItemID) -> String { catalog.items[id.index].fileName }
 
     /// The item at `position` in the shown order.
     public subscript(position: Int) -> ItemID { order[position] }
@@ -97,7 +106,7 @@ public final class ItemList {
         let q = (query?.isEmpty ?? true) ? nil : query
         guard q != filter else { return }
         filter = q
-        filterMatches = q.map { index.matches($0) }
+        filterMatches = q.map { matches($0) }
         rebuild()
     }
 
@@ -109,8 +118,84 @@ public final class ItemList {
         rebuild()
     }
 
-    /// The items matching `query` (for search highlighting and `n` / `N`).
-    public func matches(_ query: String) -> ItemBits { index.matches(query) }
+    /// The items matching `query` (for search highlighting, `n` / `N` and the filter). A query
+    /// that extends the last one asked for, in the same case mode and over the same items,
+    /// narrows its result instead of scanning every item.
+    public func matches(_ query: String) -> ItemBits {
+        indexNewItems()
+        if let last = lastMatches, last.bits.count == total, query.hasPrefix(last.query),
+            SearchIndex.isCaseSensitive(query) == SearchIndex.isCaseSensitive(last.query)
+        {
+            if query == last.query { return last.bits }
+            let bits = index.matches(query, within: last.bits)
+            lastMatches = (query, bits)
+            return bits
+        }
+        let bits = index.matches(query)
+        lastMatches = query.isEmpty ? nil : (query, bits)
+        return bits
+    }
+
+    /// The matches of `query` from a scan of every item (no reuse of the last result).
+    public func scan(_ query: String) -> ItemBits {
+        indexNewItems()
+        return index.matches(query)
+    }
+
+    /// Adds the items not yet in the search index: it is built on the first search or filter,
+    /// so opening a gallery costs nothing for it (100,000 items: about 150 ms, most of it
+    /// finding each file name in its URL).
+    private func indexNewItems() {
+        while index.count < total {
+            let item = catalog.items[index.count]
+            index.append(title: item.title, fileName: Self.quickFileName(item))
+        }
+    }
+
+    /// `item.fileName` without making a `URL` when the URL is plain (printable ASCII, no `%`,
+    /// not ending in `/`, not `data:`): the text after the path's last `/`. Anything else goes
+    /// through `fileName` itself, so both always agree.
+    static func quickFileName(_ item: GalleryItem) -> String {
+        guard let string = item.imageURLString ?? item.thumbnailURLString else { return "" }
+        var string2 = string
+        return string2.withUTF8 { bytes -> String? in
+            let slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":")
+            guard let last = bytes.last, last != slash else { return nil }
+            // "scheme://": a letter, then letters, up to the colon and two slashes
+            var i = 0
+            while i < bytes.count && bytes[i] != colon {
+                let b = bytes[i] | 0x20
+                guard (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (i > 0 && (bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "."))) else { return nil }
+                i += 1
+            }
+            guard i > 0, i + 2 < bytes.count, bytes[i + 1] == slash, bytes[i + 2] == slash else { return nil }
+            let scheme = i
+            if scheme == 4, bytes[0] | 0x20 == UInt8(ascii: "d") { return nil }  // data:
+            var end = bytes.count, lastSlash = -1, firstSlash = -1
+            var j = scheme + 3
+            while j < bytes.count {
+                let b = bytes[j]
+                guard b > 0x20 && b < 0x7F && b != UInt8(ascii: "%") && b != UInt8(ascii: "\\") else { return nil }
+                if b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
+                    end = j
+                    break
+                }
+                if b == slash {
+                    if firstSlash < 0 { firstSlash = j }
+                    lastSlash = j
+                }
+                j += 1
+            }
+            guard end == bytes.count || bytes[end - 1] != slash else { return nil }
+            guard firstSlash >= 0 else { return "" }
+            let name = UnsafeBufferPointer(rebasing: bytes[(lastSlash + 1)..<end])
+            if name.isEmpty || (name.count <= 2 && name.allSatisfy { $0 == UInt8(ascii: ".") }) { return nil }
+            return String(decoding: name, as: UTF8.self)
+        } ?? item.fileName
+    }
+
+    /// The last query's matches, to narrow when the next extends it.
+    private var lastMatches: (query: String, bits: ItemBits)?
 
     private func shows(_ id: ItemID) -> Bool { filterMatches?[id] ?? true }
 
@@ -122,19 +207,11 @@ public final class ItemList {
         case .gallery:
             break
         case .title:
-            if titleKeys.count != total { titleKeys = titles.map(NaturalOrder.key) }
-            let keys = titleKeys
-            ids.sort { a, b in
-                let (ka, kb) = (keys[a.index], keys[b.index])
-                return ka == kb ? a < b : NaturalOrder.precedes(ka, kb)
-            }
+            while titleKeys.count < total { titleKeys.append(catalog.items[titleKeys.count].title) }
+            titleKeys.sort(&ids)
         case .fileName:
-            if fileNameKeys.count != total { fileNameKeys = fileNames.map(NaturalOrder.key) }
-            let keys = fileNameKeys
-            ids.sort { a, b in
-                let (ka, kb) = (keys[a.index], keys[b.index])
-                return ka == kb ? a < b : NaturalOrder.precedes(ka, kb)
-            }
+            while fileNameKeys.count < total { fileNameKeys.append(catalog.items[fileNameKeys.count].fileName) }
+            fileNameKeys.sort(&ids)
         case .size:
             if areas.count < total { areas += (areas.count..<total).map { area(ItemID($0)) ?? 0 } }
             let areas = self.areas
@@ -151,3 +228,39 @@ public final class ItemList {
         order = ids
     }
 }
+
+/// Natural-order keys of every item in one byte buffer (a `[UInt8]` per item would cost its
+/// 32-byte header and a malloc rounding each).
+struct KeyStore {
+    private var bytes: [UInt8] = []
+    private var starts: [Int32] = [0]
+
+    var count: Int { starts.count - 1 }
+
+    /// Appends the natural-order key of the next item's `text`.
+    mutating func append(_ text: String) {
+        NaturalOrder.append(text, to: &bytes)
+        starts.append(Int32(bytes.count))
+    }
+
+    /// Sorts `ids` by key, ties in gallery order.
+    func sort(_ ids: inout [ItemID]) {
+        bytes.withUnsafeBufferPointer { b in
+            starts.withUnsafeBufferPointer { s in
+                guard let base = b.baseAddress ?? UnsafePointer(bitPattern: 1) else { return }
+                ids.sort { x, y in
+                    let (xa, xe) = (Int(s[x.index]), Int(s[x.index + 1]))
+                    let (ya, ye) = (Int(s[y.index]), Int(s[y.index + 1]))
+                    let (xn, yn) = (xe - xa, ye - ya)
+                    let c = memcmp(base + xa, base + ya, min(xn, yn))
+                    if c != 0 { return c < 0 }
+                    return xn == yn ? x < y : xn < yn
+                }
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

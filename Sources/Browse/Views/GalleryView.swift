@@ -450,8 +450,12 @@ public final class GalleryView: BrowseView {
         let titleRole: Screen.Role = selected ? .selection : (match ? .match : .normal)
         let textWidth = max(1, width - 1)
         let used = DisplayWidth.fit(title, columns: textWidth).width
-        let tx = selected ? boxX - 1 : x + max(0, (width - used) / 2)
-        canvas.text(title, y: y + box.rows, x: selected ? tx : tx, width: selected ? min(textWidth, box.columns + 1) : textWidth, role: titleRole, pad: selected)
+        // Centred under the box; the selected one in reverse video from the selection mark on.
+        if selected {
+            canvas.text(title, y: y + box.rows, x: boxX - 1, width: min(textWidth, box.columns + 1), role: titleRole, pad: true)
+        } else {
+            canvas.text(title, y: y + box.rows, x: x + max(0, (width - used) / 2), width: textWidth, role: titleRole)
+        }
     }
 
     // MARK: Status
