@@ -17,9 +17,9 @@ public enum NaturalOrder {
         return out
     }
 
-    /// Appends the natural-order key of `text` to `out` (ASCII text is folded byte by byte,
-    /// other text through `lowercased()`).
-    static func append(_ text: String, to out: inout [UInt8]) {
+    /// Appends the natural-order key of `text` to `out`, for keys kept in one buffer (ASCII
+    /// text is folded byte by byte, other text through `lowercased()`).
+    public static func append(_ text: String, to out: inout [UInt8]) {
         let ascii = text.utf8.allSatisfy { $0 < 0x80 }
         if ascii {
             append(bytes: text.utf8, to: &out, fold: true)
