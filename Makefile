@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev
 TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png
 
-.PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean
+.PHONY: all deps test-deps build run test unit-test e2e-test fuzz install uninstall demo clean
 
 all: build
 
@@ -40,10 +40,18 @@ build: deps
 run: build
 	.build/release/vitrine
 
-# The whole suite: unit tests (swift test), then the release binary end to end in tmux.
+# The whole suite: unit tests (swift test), then the release binary end to end in tmux, then
+# the libFuzzer targets for FUZZ_SECONDS each (Fuzz/run.sh; about 1.5 min of building).
+FUZZ_SECONDS ?= 30
+
 test: test-deps build
 	$(SWIFT) test
 	python3 Tests/EndToEnd/run.py
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# libFuzzer with AddressSanitizer over the parsers that read untrusted bytes (Fuzz/README.md).
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
 unit-test: deps
 	$(SWIFT) test
