@@ -8,6 +8,7 @@ enum ExitStatus: Int32 {
     case dataError = 65
     case noInput = 66
     case unavailable = 69
+    case cantCreate = 73
     case software = 70
 }
 
