@@ -20,13 +20,10 @@ static inline WINDOW *vt_stdscr(void) { return stdscr; }
 static inline int vt_lines(void) { return LINES; }
 static inline int vt_cols(void) { return COLS; }
 static inline int vt_colors(void) { return COLORS; }
-static inline int vt_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t vt_a_normal(void) { return A_NORMAL; }
 static inline attr_t vt_a_bold(void) { return A_BOLD; }
 static inline attr_t vt_a_dim(void) { return A_DIM; }
 static inline attr_t vt_a_reverse(void) { return A_REVERSE; }
-static inline attr_t vt_a_underline(void) { return A_UNDERLINE; }
-static inline int vt_key_resize(void) { return KEY_RESIZE; }
 static inline int vt_err(void) { return ERR; }
 static inline const char *vt_codeset(void) { return nl_langinfo(CODESET); }
 /* newterm on the process's own stdout/stdin (stdio globals are shared mutable state to Swift 6).

@@ -371,7 +371,6 @@ extension ImagePipeline {
             }
             return task.subscribers.keys.sorted()
         }
-        let url = URL(string: key.url)
         let me = pthread_self()
         for id in ids {
             let claimed = state.withLock { state -> Delivery? in
@@ -384,10 +383,7 @@ extension ImagePipeline {
             case .callback(let completion):
                 completion(result)
             case .notification:
-                var info: [AnyHashable: Any] = [
-                    NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result,
-                ]
-                if let url { info[NotificationKey.url] = url }
+                let info: [AnyHashable: Any] = [NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result]
                 configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
             }
             // Under the condition's lock, so a `cancel` waiting on it cannot miss the wake-up.
