@@ -63,10 +63,30 @@ enum ListOutput: String, Equatable {
     case tsv, json
 }
 
-/// Parses `arguments` (without the program name).
+/// Parses `arguments` (without the program name), with the conventions of
+/// swift-argument-parser tools: `--opt=value` is `--opt value`; `--` ends the options (what
+/// follows is GALLERY or IMAGE even when it starts with `-`); an option's value is taken as it
+/// is, so `--title --help` sets the title, and `--help` / `--version` count only where an
+/// option may stand.
 /// - Throws: `Failure` with status 64 and a one-line reason.
 func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
-    var args = arguments[...]
+    // `--opt=value` split in two and `--` dropped; tokens from `literalFrom` on are operands.
+    var tokens: [String] = []
+    var literalFrom = Int.max
+    for argument in arguments {
+        if literalFrom == .max {
+            if argument == "--" { literalFrom = tokens.count; continue }
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                tokens.append(String(argument[..<equals]))
+                tokens.append(String(argument[argument.index(after: equals)...]))
+                continue
+            }
+        }
+        tokens.append(argument)
+    }
+    var args = tokens[...]
+    /// The option name to match for the token just popped: "" for an operand after `--`.
+    func key(_ arg: String) -> String { args.startIndex - 1 >= literalFrom ? "" : arg }
     func usage(_ message: String) -> Failure {
         Failure(status: .usage, message: "\(message)\nTry 'vitrine --help'.")
     }
@@ -83,16 +103,15 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         default: throw usage("--colors takes truecolor, 256, 16 or none, not '\(text)'")
         }
     }
-    if args.contains("--help") || args.contains("-h") { return .help }
-    if args.contains("--version") || args.contains("-V") { return .version }
-
-    switch args.first {
+    switch literalFrom > 0 ? args.first : nil {
     case "render":
         args.removeFirst()
         var options = RenderCommandOptions()
         var image: String?
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--size", "-s":
                 let text = try value(for: arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -116,7 +135,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     options.background = .color(RGB(parts[0], parts[1], parts[2]))
                 }
             default:
-                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
+                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
                 guard image == nil else { throw usage("render takes one IMAGE") }
                 image = arg
             }
@@ -128,7 +147,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = ListOptions()
         var gallery: String?
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--output", "-o":
                 let text = try value(for: arg)
                 guard let o = ListOutput(rawValue: text) else { throw usage("--output takes tsv or json") }
@@ -139,12 +160,12 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     throw usage("--pages takes a number from 1 to \(ListOptions.maxPages), not '\(text)'")
                 }
                 options.pages = n
-            case _ where GalleryReadOptions.flags.contains(arg):
+            case _ where GalleryReadOptions.flags.contains(key(arg)):
                 try options.reading.set(arg, try value(for: arg))
-            case _ where LoadingOptions.flags.contains(arg):
+            case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             default:
-                if arg.hasPrefix("-") { throw usage("unknown option \(arg) for list") }
+                if key(arg).hasPrefix("-") { throw usage("unknown option \(arg) for list") }
                 guard gallery == nil else { throw usage("list takes one GALLERY") }
                 gallery = arg
             }
@@ -153,6 +174,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         return .list(gallery: gallery, options: options)
     case "cache":
         args.removeFirst()
+        if let word = args.first, args.startIndex < literalFrom, word == "--help" || word == "-h" { return .help }
         guard let word = args.popFirst(), let action = CacheAction(rawValue: word), args.isEmpty else {
             throw usage("cache takes info or clear")
         }
@@ -161,7 +183,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = BrowseOptions()
         var gallery: String?
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--row-height":
                 let text = try value(for: arg)
                 guard let n = Int(text), (2...40).contains(n) else {
@@ -169,12 +193,12 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.rowHeight = n
             case "--colors", "-c": options.colors = try colors(try value(for: arg))
-            case _ where LoadingOptions.flags.contains(arg):
+            case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
-            case _ where GalleryReadOptions.flags.contains(arg):
+            case _ where GalleryReadOptions.flags.contains(key(arg)):
                 try options.reading.set(arg, try value(for: arg))
             default:
-                if arg.hasPrefix("-") { throw usage("unknown option \(arg)") }
+                if key(arg).hasPrefix("-") { throw usage("unknown option \(arg)") }
                 guard gallery == nil else { throw usage("vitrine takes one GALLERY") }
                 gallery = arg
             }
@@ -203,6 +227,7 @@ let helpText = """
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help
       -V, --version        show the version
+      --OPTION=VALUE is --OPTION VALUE; -- ends the options (GALLERY may then start with -)
 
     Loading:
       --memory-cache SIZE  decoded thumbnails kept in memory (default: 1/16 of RAM, at most 256M)
