@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev
 TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png
 
-.PHONY: all deps test-deps build run test unit-test e2e-test fuzz install uninstall demo clean
+.PHONY: all deps test-deps build run test unit-test e2e-test fuzz asan-test tsan-test install uninstall demo clean
 
 all: build
 
@@ -52,6 +52,15 @@ test: test-deps build
 # libFuzzer with AddressSanitizer over the parsers that read untrusted bytes (Fuzz/README.md).
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The unit tests under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its
+# own build folder (a full debug build each: see README.md for what they cost).
+asan-test: deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+tsan-test: deps
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 unit-test: deps
 	$(SWIFT) test
