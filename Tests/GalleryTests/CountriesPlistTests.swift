@@ -139,4 +139,17 @@ struct CountriesPlistTests {
         #expect(Fixtures.error(xml, from: Fixtures.plistFile)?.description
             == "flags.plist: not a gallery: found an object with keys author, version (expected an array of items with an image URL)")
     }
+
+    @Test("a binary plist holding a set is refused as corrupt (it crashed Foundation's reader)")
+    func binarySet() throws {
+        // Given the fuzz target's crash input: a binary plist whose top object is a set
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus/plist/crash-binary-set.plist")
+        let data = try Data(contentsOf: url)
+        // When it is read, then it is an error, not a crash
+        #expect(throws: GalleryError.syntax(source: "flags.plist", line: nil, column: nil, message: "corrupt binary property list")) {
+            try GalleryReader.read(data, source: Fixtures.plistFile)
+        }
+        #expect(BinaryPlistCheck.isFreeOfSets(data) == false)
+    }
 }
