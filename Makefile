@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libcurl4-openssl-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libsixel-dev libpng-dev
 TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png nginx openssl imagemagick xvfb xterm kitty xfonts-base fonts-dejavu-core
 
-.PHONY: all deps test-deps build run test unit-test e2e-test install uninstall demo clean
+.PHONY: all deps test-deps build run test unit-test e2e-test fuzz asan-test tsan-test install uninstall demo clean
 
 all: build
 
@@ -43,10 +43,27 @@ build: deps
 run: build
 	.build/release/vitrine
 
-# The whole suite: unit tests (swift test), then the release binary end to end in tmux.
+# The whole suite: unit tests (swift test), then the release binary end to end in tmux, then
+# the libFuzzer targets for FUZZ_SECONDS each (Fuzz/run.sh; about 1.5 min of building).
+FUZZ_SECONDS ?= 30
+
 test: test-deps build
 	$(SWIFT) test
 	python3 Tests/EndToEnd/run.py
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# libFuzzer with AddressSanitizer over the parsers that read untrusted bytes (Fuzz/README.md).
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The unit tests under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each in its
+# own build folder (a full debug build each: see README.md for what they cost).
+asan-test: deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp SWIFT_BACKTRACE=enable=no \
+	  $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+tsan-test: deps
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 unit-test: deps
 	$(SWIFT) test

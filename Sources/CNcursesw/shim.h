@@ -20,13 +20,10 @@ static inline WINDOW *vt_stdscr(void) { return stdscr; }
 static inline int vt_lines(void) { return LINES; }
 static inline int vt_cols(void) { return COLS; }
 static inline int vt_colors(void) { return COLORS; }
-static inline int vt_color_pairs(void) { return COLOR_PAIRS; }
 static inline attr_t vt_a_normal(void) { return A_NORMAL; }
 static inline attr_t vt_a_bold(void) { return A_BOLD; }
 static inline attr_t vt_a_dim(void) { return A_DIM; }
 static inline attr_t vt_a_reverse(void) { return A_REVERSE; }
-static inline attr_t vt_a_underline(void) { return A_UNDERLINE; }
-static inline int vt_key_resize(void) { return KEY_RESIZE; }
 static inline int vt_err(void) { return ERR; }
 static inline const char *vt_codeset(void) { return nl_langinfo(CODESET); }
 /* newterm on the process's own stdout/stdin (stdio globals are shared mutable state to Swift 6).
@@ -76,6 +73,8 @@ static inline int vt_get_wch(unsigned int *out) {
 static inline int vt_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int vt_ok(void) { return OK; }
 static inline int vt_key_mouse(void) { return KEY_MOUSE; }
+/* KEY_RESIZE, for the key decoder and its tests. */
+static inline int vt_key_resize(void) { return KEY_RESIZE; }
 
 /* Mouse reports: button 1 presses and the wheel (buttons 4 and 5), with no click resolution
    delay (mouseinterval 0: double clicks are timed by the caller). The masks are macros whose

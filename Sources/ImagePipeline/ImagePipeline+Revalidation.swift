@@ -41,7 +41,7 @@ extension ImagePipeline {
                             name: Self.didFinishLoading, object: self,
                             userInfo: [
                                 NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result,
-                                NotificationKey.url: url, NotificationKey.replacement: true,
+                                NotificationKey.replacement: true,
                             ])
                     }
                 }

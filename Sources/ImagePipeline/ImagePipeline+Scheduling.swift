@@ -363,7 +363,6 @@ extension ImagePipeline {
             }
             return (task.subscribers.keys.sorted(), revalidation)
         }
-        let url = URL(string: key.url)
         let me = pthread_self()
         for id in ids {
             let claimed = state.withLock { state -> Delivery? in
@@ -379,7 +378,6 @@ extension ImagePipeline {
                 var info: [AnyHashable: Any] = [
                     NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result,
                 ]
-                if let url { info[NotificationKey.url] = url }
                 if revalidation != nil { info[NotificationKey.revalidating] = true }
                 configuration.notificationCenter.post(name: Self.didFinishLoading, object: self, userInfo: info)
             }

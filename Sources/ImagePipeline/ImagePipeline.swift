@@ -105,15 +105,13 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Posted on a background thread when a load finishes for a ticket, once per ticket.
-    /// `object` is the pipeline; `userInfo` holds `NotificationKey.ticket` (`Ticket`),
-    /// `NotificationKey.url` (`URL`) and `NotificationKey.result`
-    /// (`Result<DecodedImage, ImagePipeline.Error>`).
+    /// `object` is the pipeline; `userInfo` holds `NotificationKey.ticket` (`Ticket`) and
+    /// `NotificationKey.result` (`Result<DecodedImage, ImagePipeline.Error>`).
     public static let didFinishLoading = Notification.Name("VitrineImagePipelineDidFinishLoading")
 
     /// Keys of `didFinishLoading`'s `userInfo`.
     public enum NotificationKey {
         public static let ticket = "ticket"
-        public static let url = "url"
         public static let result = "result"
         /// `true` when the image came from a stale disk-cache entry that is being revalidated:
         /// a second `didFinishLoading` for the same ticket, with `replacement`, may follow.
@@ -304,10 +302,4 @@ public final class ImagePipeline: Sendable {
     /// another thread is waited for, unless this is called from a completion handler). A
     /// notification for it is posted only if it was being posted at that moment.
     public func cancel(_ ticket: Ticket) { cancel(ticket, deliver: false) }
-
-    /// Withdraws every ticket and cancels every load (at exit).
-    public func cancelAll() {
-        let ids = state.withLock { Array($0.ticketKeys.keys) + Array($0.deliveries.keys) }
-        for id in ids { cancel(Ticket(id: id)) }
-    }
 }

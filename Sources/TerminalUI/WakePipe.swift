@@ -14,16 +14,22 @@ public final class WakePipe: Sendable {
     public let writeFD: Int32
 
     /// Opens the pipe, both ends non-blocking and close-on-exec.
-    public init() {
+    /// - Throws: ``POSIXCallError`` when `pipe` or `fcntl` fails (out of descriptors).
+    public init() throws(POSIXCallError) {
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 {
-            fatalError("pipe2 failed: errno \(errno)")
-        }
+        try POSIX.call("pipe") { pipe(&fds) }
         readFD = fds[0]
         writeFD = fds[1]
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        do throws(POSIXCallError) {
+            for fd in fds {
+                let flags = try POSIX.call("fcntl F_GETFL") { fcntl(fd, F_GETFL) }
+                try POSIX.call("fcntl F_SETFL") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+                try POSIX.call("fcntl F_SETFD") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
         }
     }
 

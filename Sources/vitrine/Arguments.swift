@@ -10,6 +10,7 @@ enum ExitStatus: Int32 {
     case dataError = 65
     case noInput = 66
     case unavailable = 69
+    case cantCreate = 73
     case software = 70
 }
 
@@ -80,10 +81,30 @@ enum ListOutput: String, Equatable {
     case tsv, json
 }
 
-/// Parses `arguments` (without the program name).
+/// Parses `arguments` (without the program name), with the conventions of
+/// swift-argument-parser tools: `--opt=value` is `--opt value`; `--` ends the options (what
+/// follows is GALLERY or IMAGE even when it starts with `-`); an option's value is taken as it
+/// is, so `--title --help` sets the title, and `--help` / `--version` count only where an
+/// option may stand.
 /// - Throws: `Failure` with status 64 and a one-line reason.
 func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
-    var args = arguments[...]
+    // `--opt=value` split in two and `--` dropped; tokens from `literalFrom` on are operands.
+    var tokens: [String] = []
+    var literalFrom = Int.max
+    for argument in arguments {
+        if literalFrom == .max {
+            if argument == "--" { literalFrom = tokens.count; continue }
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                tokens.append(String(argument[..<equals]))
+                tokens.append(String(argument[argument.index(after: equals)...]))
+                continue
+            }
+        }
+        tokens.append(argument)
+    }
+    var args = tokens[...]
+    /// The option name to match for the token just popped: "" for an operand after `--`.
+    func key(_ arg: String) -> String { args.startIndex - 1 >= literalFrom ? "" : arg }
     func usage(_ message: String) -> Failure {
         Failure(status: .usage, message: "\(message)\nTry 'vitrine --help'.")
     }
@@ -106,19 +127,20 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         }
         return choice
     }
-    if args.contains("--help") || args.contains("-h") { return .help }
-    if (args.contains("--version") || args.contains("-V")) && args.contains("--verbose") {
+    // `--version --verbose` is `doctor` (among the options, before any `--`).
+    let options = tokens.prefix(min(literalFrom, tokens.count))
+    if options.contains("--verbose") && (options.contains("--version") || options.contains("-V")) {
         return .doctor(DoctorOptions())
     }
-    if args.contains("--version") || args.contains("-V") { return .version }
-
-    switch args.first {
+    switch literalFrom > 0 ? args.first : nil {
     case "render":
         args.removeFirst()
         var options = RenderCommandOptions()
         var image: String?
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--size", "-s":
                 let text = try value(for: arg)
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -146,7 +168,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     options.background = known ? .terminal(rgb) : .color(rgb)
                 }
             default:
-                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
+                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
                 guard image == nil else { throw usage("render takes one IMAGE") }
                 image = arg
             }
@@ -158,7 +180,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = ListOptions()
         var galleries: [String] = []
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--output", "-o":
                 let text = try value(for: arg)
                 guard let o = ListOutput(rawValue: text) else { throw usage("--output takes tsv or json") }
@@ -169,13 +193,13 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     throw usage("--pages takes a number from 1 to \(ListOptions.maxPages), not '\(text)'")
                 }
                 options.pages = n
-            case _ where GalleryReadOptions.flags.contains(arg):
+            case _ where GalleryReadOptions.flags.contains(key(arg)):
                 try options.reading.set(arg, try value(for: arg))
-            case _ where LoadingOptions.flags.contains(arg):
+            case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case "-R", "--recursive": options.reading.recursive = true
             default:
-                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for list") }
+                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for list") }
                 galleries.append(arg)
             }
         }
@@ -195,6 +219,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         return .doctor(options)
     case "cache":
         args.removeFirst()
+        if let word = args.first, args.startIndex < literalFrom, word == "--help" || word == "-h" { return .help }
         guard let word = args.popFirst(), let action = CacheAction(rawValue: word), args.isEmpty else {
             throw usage("cache takes info or clear")
         }
@@ -203,7 +228,9 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = BrowseOptions()
         var galleries: [String] = []
         while let arg = args.popFirst() {
-            switch arg {
+            switch key(arg) {
+            case "--help", "-h": return .help
+            case "--version", "-V": return .version
             case "--row-height":
                 let text = try value(for: arg)
                 guard let n = Int(text), (2...40).contains(n) else {
@@ -222,13 +249,13 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.gridSize = n
             case "--no-mouse": options.mouse = false
-            case _ where LoadingOptions.flags.contains(arg):
+            case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
-            case _ where GalleryReadOptions.flags.contains(arg):
+            case _ where GalleryReadOptions.flags.contains(key(arg)):
                 try options.reading.set(arg, try value(for: arg))
             case "-R", "--recursive": options.reading.recursive = true
             default:
-                if arg.hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg)") }
+                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg)") }
                 galleries.append(arg)
             }
         }
@@ -269,6 +296,7 @@ let helpText: String = """
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help
       -V, --version        show the version (with --verbose: what the terminal offers, as doctor)
+      --OPTION=VALUE is --OPTION VALUE; -- ends the options (GALLERY may then start with -)
 
     Loading:
       --memory-cache SIZE  decoded thumbnails kept in memory (default: 1/16 of RAM, at most 256M)

@@ -81,15 +81,6 @@ enum GallerySource {
         var nextProblem: String? = nil
     }
 
-    /// Reads and parses the gallery named by `argument` (a path, a file: URL or an http(s) URL;
-    /// nil: the demo gallery).
-    /// - Throws: `Failure` 66 (no such file, HTTP 404/410), 69 (network), 65 (bad data).
-    static func load(
-        _ argument: String?, pipeline: ImagePipeline, reading: GalleryReadOptions = GalleryReadOptions()
-    ) throws(Failure) -> Gallery {
-        try page(at: try url(for: argument), fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading).gallery
-    }
-
     /// The URL of the GALLERY argument, or of the demo gallery for nil.
     static func url(for argument: String?) throws(Failure) -> URL {
         if let argument { return try resolve(argument) }

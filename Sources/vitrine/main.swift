@@ -17,7 +17,15 @@ let environment = ProcessInfo.processInfo.environment
 // Two malloc arenas, before any thread starts: freed image bodies no longer linger in one arena
 // per thread (see `limitMallocArenas`).
 ImagePipeline.limitMallocArenas(to: 2, environment: environment)
-let logFD: Int32 = environment["VITRINE_LOG"].map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) } ?? -1
+// VITRINE_LOG that cannot be opened is an error, not a silent loss of the log.
+var logFD: Int32 = -1
+if let path = environment["VITRINE_LOG"] {
+    do throws(POSIXCallError) {
+        logFD = try POSIX.call("open \(path)") { open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
+    } catch {
+        fail(Failure(status: .cantCreate, message: "VITRINE_LOG: \(error)"))
+    }
+}
 if logFD >= 0 { ImagePipeline.sendDecoderWarnings(toFileDescriptor: logFD) }
 
 do throws(Failure) {
@@ -55,7 +63,8 @@ do throws(Failure) {
         let first = try FileGallery.open(arguments, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
         // Standard input or output redirected (`find . | vitrine -`): draw on /dev/tty.
         _ = try ControllingTerminal.attach()
-        let wakePipe = WakePipe()
+        let wakePipe: WakePipe
+        do { wakePipe = try WakePipe() } catch { throw Failure(status: .software, message: "\(error)") }
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
         let screen: Screen
@@ -66,15 +75,22 @@ do throws(Failure) {
         }
         // Nothing may print over the curses screen: stderr goes to the log (or nowhere) while
         // it is up, and comes back for messages after.
-        let savedStderr = dup(2)
-        let sink = logFD >= 0 ? logFD : open("/dev/null", O_WRONLY)
-        dup2(sink, 2)
+        let savedStderr: Int32
+        do throws(POSIXCallError) {
+            savedStderr = try POSIX.call("dup 2") { dup(2) }
+            let sink = logFD >= 0 ? logFD : try POSIX.call("open /dev/null") { open("/dev/null", O_WRONLY | O_CLOEXEC) }
+            try POSIX.call("dup2") { dup2(sink, 2) }
+        } catch {
+            screen.close()
+            throw Failure(status: .software, message: "\(error)")
+        }
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
             options: options)
         browser.run()
         screen.close()
-        dup2(savedStderr, 2)
+        // Messages after the screen closes need stderr back; nothing else can be done if not.
+        _ = try? POSIX.call("dup2") { dup2(savedStderr, 2) }
         let sig = TerminalRestore.pendingTerminationSignal
         if sig != 0 { TerminalRestore.dieOf(sig) }
     }

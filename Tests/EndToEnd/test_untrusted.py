@@ -94,7 +94,7 @@ class UntrustedListTests(E2ETestCase):
         server = self.serve(self.root)
         r = self.list(server.url("bad.json"))
         self.assertEqual(r.returncode, 65, r.stderr)
-        self.assertEqual(r.stderr.strip(), "vitrine: bad.json: [0].url: file: URL in a gallery read over http")
+        self.assertEqual(r.stderr.strip(), "vitrine: bad.json: .[0].url: file: URL in a gallery read over http")
         self.assertEqual(r.stdout, "")
 
     def test_a_url_field_of_the_wrong_type_fails_its_row_only(self):
@@ -106,8 +106,8 @@ class UntrustedListTests(E2ETestCase):
         rows = [line.split("\t") for line in r.stdout.splitlines()]
         good = (self.root / "flags/fr.png").absolute().as_uri()
         self.assertEqual(rows, [["Good", good, good, ""],
-                                ["Number", "", "", "url: not a URL string (found a number)"],
-                                ["List", "", "", "url: not a URL string (found an array)"]])
+                                ["Number", "", "", ".url: not a URL string (found a number)"],
+                                ["List", "", "", ".url: not a URL string (found an array)"]])
         self.assertEqual(r.stderr, "")
 
     def test_a_mapped_thumb_that_lands_on_a_number_fails_its_row_only(self):
@@ -119,13 +119,13 @@ class UntrustedListTests(E2ETestCase):
         items = json.loads(r.stdout)
         self.assertEqual(items[0]["thumbnail"], server.url("flags/fr.png"))
         self.assertEqual(items[1], {"title": "b", "thumbnail": "", "image": "",
-                                    "problem": "t: not a URL string (found a number)"})
+                                    "problem": ".t: not a URL string (found a number)"})
 
     def test_a_gallery_whose_every_url_has_the_wrong_type_still_fails(self):
         write_json(self.root / "numbers.json", [{"title": "A", "url": 1}, {"title": "B", "url": 2}])
         r = self.list(str(self.root / "numbers.json"))
         self.assertEqual(r.returncode, 65, r.stderr)
-        self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: [0].url: not a URL string (found a number)")
+        self.assertEqual(r.stderr.strip(), "vitrine: numbers.json: .[0].url: not a URL string (found a number)")
 
     def test_an_entry_of_the_wrong_type_fails_its_row_only(self):
         write_json(self.root / "feed.json", {"version": "https://jsonfeed.org/version/1.1", "items": [
@@ -136,7 +136,7 @@ class UntrustedListTests(E2ETestCase):
         rows = [line.split("\t") for line in r.stdout.splitlines()]
         self.assertEqual([(row[0], row[3]) for row in rows], [
             ("Good", ""), ("Item 2", "not an object (found a number)"),
-            ("Typed", "attachments: not an array (found a number)")])
+            ("Typed", ".attachments: not an array (found a number)")])
 
     def test_a_bad_next_link_fails_the_next_page_not_this_one(self):
         # Given a remote feed with a file: next_url and a number no Double holds in a field
@@ -154,7 +154,7 @@ class UntrustedListTests(E2ETestCase):
         r = self.list(server.url("feed.json"), "--pages", "2")
         self.assertEqual(r.returncode, 65, r.stderr)
         self.assertEqual(r.stdout.split("\t")[0], "One")
-        self.assertEqual(r.stderr.strip(), "vitrine: page 2: next_url: file: URL in a gallery read over http")
+        self.assertEqual(r.stderr.strip(), "vitrine: page 2: .next_url: file: URL in a gallery read over http")
 
 
 class UntrustedBrowserTests(E2ETestCase):
@@ -191,7 +191,7 @@ class UntrustedBrowserTests(E2ETestCase):
         text = "\n".join(lines)
         y = find_row(lines, "Numbered")
         self.assertIsNotNone(y, text)
-        self.assertIn("✗ url: not a URL string (found a number)", "\n".join(lines[y:y + 3]), text)
+        self.assertIn("✗ .url: not a URL string (found a number)", "\n".join(lines[y:y + 3]), text)
         self.assertRegex(lines[-1], r"loaded 1 · loading 0 · failed 1")
 
     def test_joined_emoji_leave_nothing_behind_after_a_resize(self):

@@ -65,7 +65,7 @@ struct CountriesPlistTests {
         let gallery = try GalleryReader.read(data, source: Fixtures.plistFile)
         // Then the other countries open and D's row says which field is wrong
         #expect(gallery.items.map(\.title) == ["A", "B", "C", "D"])
-        #expect(gallery.items.map(\.problem) == [nil, nil, nil, "url: not a URL string (found a number)"])
+        #expect(gallery.items.map(\.problem) == [nil, nil, nil, ".url: not a URL string (found a number)"])
         #expect(gallery.items[3].thumbnailURL == nil)
         #expect(gallery.items[2].imageURLString == "file:///srv/galleries/c.png")
     }
@@ -74,12 +74,12 @@ struct CountriesPlistTests {
     func wrongTypeOnly() throws {
         let data = try Fixtures.binaryPlist(["countries": [["name": "D", "url": 42]]])
         #expect(throws: GalleryError.shape(
-            source: "flags.plist", keyPath: "countries[0].url", message: "not a URL string (found a number)"
+            source: "flags.plist", keyPath: ".countries[0].url", message: "not a URL string (found a number)"
         )) { try GalleryReader.read(data, source: Fixtures.plistFile) }
         let described = GalleryError.shape(
-            source: "flags.plist", keyPath: "countries[0].url", message: "not a URL string (found a number)"
+            source: "flags.plist", keyPath: ".countries[0].url", message: "not a URL string (found a number)"
         ).description
-        #expect(described == "flags.plist: countries[0].url: not a URL string (found a number)")
+        #expect(described == "flags.plist: .countries[0].url: not a URL string (found a number)")
     }
 
     @Test("an XML syntax error names the line Foundation reports")
@@ -138,5 +138,18 @@ struct CountriesPlistTests {
         """
         #expect(Fixtures.error(xml, from: Fixtures.plistFile)?.description
             == "flags.plist: not a gallery: found an object with keys author, version (expected an array of items with an image URL)")
+    }
+
+    @Test("a binary plist holding a set is refused as corrupt (it crashed Foundation's reader)")
+    func binarySet() throws {
+        // Given the fuzz target's crash input: a binary plist whose top object is a set
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus/plist/crash-binary-set.plist")
+        let data = try Data(contentsOf: url)
+        // When it is read, then it is an error, not a crash
+        #expect(throws: GalleryError.syntax(source: "flags.plist", line: nil, column: nil, message: "corrupt binary property list")) {
+            try GalleryReader.read(data, source: Fixtures.plistFile)
+        }
+        #expect(BinaryPlistCheck.isFreeOfSets(data) == false)
     }
 }

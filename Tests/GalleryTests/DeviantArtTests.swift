@@ -49,11 +49,11 @@ struct DeviantArtTests {
         """
         // When it is read, then the first two open and the third's row names content.src
         let gallery = try Fixtures.read(json)
-        #expect(gallery.items.map(\.problem) == [nil, nil, "content.src: not a URL string (found an array)"])
+        #expect(gallery.items.map(\.problem) == [nil, nil, ".content.src: not a URL string (found an array)"])
         #expect(gallery.items[1].imageURLString == "https://images.example.com/b.jpg")
         // And a gallery of that result alone fails at its key path
         let alone = #"{"has_more": false, "results": [{"title": "c", "content": {"src": 7}}]}"#
-        #expect(Fixtures.error(alone)?.description == "gallery.json: results[0].content.src: not a URL string (found a number)")
+        #expect(Fixtures.error(alone)?.description == "gallery.json: .results[0].content.src: not a URL string (found a number)")
     }
 
     @Test("a thumb width that is not a number fails its item, naming the field")
@@ -61,7 +61,7 @@ struct DeviantArtTests {
         let json = #"{"has_more": false, "results": [{"title": "a", "thumbs": [{"src": "https://images.example.com/a.jpg", "width": true}]}, {"title": "b", "content": {"src": "https://images.example.com/b.jpg"}}]}"#
         let gallery = try Fixtures.read(json)
         #expect(gallery.format == .deviantArt)
-        #expect(gallery.items.map(\.problem) == ["thumbs[0].width: not a number (found a boolean)", nil])
+        #expect(gallery.items.map(\.problem) == [".thumbs[0].width: not a number (found a boolean)", nil])
     }
 
     @Test("results without any picture are a shape error at the first result")
@@ -70,7 +70,7 @@ struct DeviantArtTests {
         let json = #"{"has_more": false, "results": [{"title": "poem"}, {"title": "story"}]}"#
         // When it is read, then it says which fields were expected
         #expect(Fixtures.error(json)?.description
-            == "gallery.json: results[0]: no image URL (expected content.src, preview.src or thumbs[].src)")
+            == "gallery.json: .results[0]: no image URL (expected content.src, preview.src or thumbs[].src)")
     }
 
     @Test("an empty results page is an empty gallery")

@@ -102,7 +102,7 @@ struct ExplicitMappingTests {
         let e = error(mapping: try GalleryMapping(items: ".data.images[]"))
         #expect(e?.description == "photos.json: --items .data.images[]: .data matched nothing (keys at top level: results)")
         let e2 = error(mapping: try GalleryMapping(items: ".results.photos[5]"))
-        #expect(e2?.description == "photos.json: --items .results.photos[5]: .results.photos[5] matched nothing (results.photos has 3 elements)")
+        #expect(e2?.description == "photos.json: --items .results.photos[5]: .results.photos[5] matched nothing (.results.photos has 3 elements)")
     }
 
     @Test("a field that matches nothing in any item is an error naming the first item")
@@ -110,7 +110,7 @@ struct ExplicitMappingTests {
         let e = error(mapping: try GalleryMapping(items: ".results.photos[]", image: ".files.huge"))
         #expect(e == .mapping(
             source: "photos.json", expression: "--image .files.huge",
-            message: ".files.huge matched nothing (keys at results.photos[0].files: large, small) (the same in all 3 items)"))
+            message: ".files.huge matched nothing (keys at .results.photos[0].files: large, small) (the same in all 3 items)"))
     }
 
     @Test("a field that matches in some items only is not an error")
@@ -122,7 +122,7 @@ struct ExplicitMappingTests {
     @Test("a wrong type is a shape error at the key path")
     func wrongType() throws {
         let e = error(mapping: try GalleryMapping(items: ".results.photos[]", image: ".id"))
-        #expect(e == .shape(source: "photos.json", keyPath: "results.photos[0].id", message: "not a URL string (found a number)"))
+        #expect(e == .shape(source: "photos.json", keyPath: ".results.photos[0].id", message: "not a URL string (found a number)"))
     }
 
     @Test("a --thumb that lands on a number in some items fails those rows only, naming the field")
@@ -132,7 +132,7 @@ struct ExplicitMappingTests {
         // When it is mapped
         let gallery = try read(text, mapping: try GalleryMapping(items: ".data[]", title: ".id", thumb: ".t"))
         // Then the second row fails with the field's path, the others keep their URLs
-        #expect(gallery.items.map(\.problem) == [nil, "t: not a URL string (found a number)", nil])
+        #expect(gallery.items.map(\.problem) == [nil, ".t: not a URL string (found a number)", nil])
         #expect(gallery.items[0].thumbnailURLString == "https://img.example.com/a.jpg")
         #expect(gallery.items[2].thumbnailURLString == "http://127.0.0.1:8080/api/c.jpg")
     }
@@ -140,7 +140,7 @@ struct ExplicitMappingTests {
     @Test("a remote gallery may not map to file: URLs (every item's row would fail: the gallery fails)")
     func fileURLFromRemote() throws {
         let e = error(mapping: try GalleryMapping(items: ".results.photos[]", image: #""file:///etc/\(.id)""#))
-        #expect(e?.description == "photos.json: results.photos[0]: file: URL in a gallery read over http")
+        #expect(e?.description == "photos.json: .results.photos[0]: file: URL in a gallery read over http")
     }
 
     @Test("a mapping that gives one item an unusable URL fails that item only")

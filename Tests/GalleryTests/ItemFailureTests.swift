@@ -28,7 +28,7 @@ struct ItemFailureTests {
               {"id": "1", "title": "A", "image": "a.png"}, 7,
               {"id": "2", "title": "B", "image": "b.png", "attachments": 5}]}
             """#)
-        #expect(items.map(\.problem) == [nil, "not an object (found a number)", "attachments: not an array (found a number)"])
+        #expect(items.map(\.problem) == [nil, "not an object (found a number)", ".attachments: not an array (found a number)"])
     }
 
     @Test("DeviantArt, Mastodon: a title of the wrong type fails its item")
@@ -37,12 +37,12 @@ struct ItemFailureTests {
             {"has_more": false, "results": [{"title": "a", "content": {"src": "a.png"}},
              {"title": {"x": true}, "content": {"src": "b.png"}}]}
             """#)
-        #expect(deviantArt.map(\.problem) == [nil, "title: not text (found an object)"])
+        #expect(deviantArt.map(\.problem) == [nil, ".title: not text (found an object)"])
         let mastodon = try read(#"""
             [{"id": "1", "content": "<p>hi</p>", "media_attachments": [{"type": "image", "url": "a.png", "preview_url": "a.png"}]},
              {"id": "2", "content": 5, "media_attachments": [{"type": "image", "url": "b.png"}]}]
             """#)
-        #expect(mastodon.map(\.problem) == [nil, "content: not a string (found a number)"])
+        #expect(mastodon.map(\.problem) == [nil, ".content: not a string (found a number)"])
     }
 
     @Test("a gallery with no usable item still fails, naming the first problem")

@@ -142,7 +142,7 @@ struct PagingTests {
         #expect(gallery.items.map(\.title) == ["A"])
         let link = gallery.nextPageLink(after: request)
         #expect(link.url == nil)
-        #expect(link.problem == "next_url: file: URL in a gallery read over http")
+        #expect(link.problem == ".next_url: file: URL in a gallery read over http")
         // And a number no Double holds, in a field nobody reads, costs nothing
         let huge = #"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "1", "title": "A", "image": "a.png", "w": 1e999}]}"#
         #expect(try GalleryReader.read(Data(huge.utf8), source: request).items.count == 1)

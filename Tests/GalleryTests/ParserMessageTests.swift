@@ -2,31 +2,9 @@ import Foundation
 import Testing
 @testable import Gallery
 
-/// How Foundation's own error texts on Linux (swift-corelibs-foundation 6.3) are taken apart.
-@Suite("Foundation error texts")
+/// Positions in messages (JSON) and Foundation's plist error texts.
+@Suite("Parser messages")
 struct ParserMessageTests {
-    @Test("JSONSerialization: the byte offset of 'around character N'")
-    func jsonOffset() {
-        #expect(JSONPosition.foundationOffset(in: "Invalid value around character 10.") == 10)
-        #expect(JSONPosition.foundationOffset(in: "Invalid UTF-8 sequence 1 bytes starting from character 2.") == 2)
-        #expect(JSONPosition.foundationOffset(in: "Unexpected end of file during JSON parse.") == nil)
-        #expect(JSONPosition.foundationMessage("Too many nested arrays or dictionaries around character 513.")
-            == "too many nested arrays or dictionaries")
-    }
-
-    @Test("JSONSerialization really reports byte offsets here (what JSONPosition relies on)")
-    func foundationStillSaysSo() {
-        // Given an error after two 2-byte characters
-        let data = Data(#"["éé", x]"#.utf8)
-        // When Foundation parses it
-        var text = ""
-        do { _ = try JSONSerialization.jsonObject(with: data) } catch {
-            text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-        }
-        // Then the offset is in bytes (9), where a character count would say 7
-        #expect(JSONPosition.foundationOffset(in: text) == 9)
-    }
-
     @Test("line and column from a byte offset: LF lines, columns in characters")
     func position() {
         let bytes = Array("ab\r\n東京x".utf8)

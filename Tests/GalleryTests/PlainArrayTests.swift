@@ -57,7 +57,7 @@ struct PlainArrayTests {
     @Test("no item with a URL is a shape error at the first item")
     func noURLAtAll() {
         #expect(Fixtures.error(#"[{"title": "a"}, {"title": "b"}]"#)?.description
-            == "gallery.json: [0]: no image URL (expected a url, image or thumbnail field)")
+            == "gallery.json: .[0]: no image URL (expected a url, image or thumbnail field)")
     }
 
     @Test("titles are sanitized: escape sequences and newlines do not reach the terminal")
@@ -67,10 +67,10 @@ struct PlainArrayTests {
     }
 
     @Test("a URL field of the wrong type fails its row only, naming the field", arguments: [
-        (#"{"title": "x", "url": 5}"#, "url: not a URL string (found a number)"),
-        (#"{"title": "x", "thumbnail": true, "url": "b.png"}"#, "thumbnail: not a URL string (found a boolean)"),
-        (#"{"title": "x", "image": {"src": [1]}}"#, "image: not a URL string (found an object)"),
-        (#"{"title": "x", "image": ["a.png"]}"#, "image: not a URL string (found an array)"),
+        (#"{"title": "x", "url": 5}"#, ".url: not a URL string (found a number)"),
+        (#"{"title": "x", "thumbnail": true, "url": "b.png"}"#, ".thumbnail: not a URL string (found a boolean)"),
+        (#"{"title": "x", "image": {"src": [1]}}"#, ".image: not a URL string (found an object)"),
+        (#"{"title": "x", "image": ["a.png"]}"#, ".image: not a URL string (found an array)"),
     ])
     func wrongTypeURL(bad: String, message: String) throws {
         // Given a good item, a bad one, a good one
@@ -104,7 +104,7 @@ struct PlainArrayTests {
     @Test("a wrong-type URL in every item fails the gallery at the first one's key path")
     func wrongTypeEverywhere() {
         #expect(Fixtures.error(#"{"items": [{"title": "x", "url": 5}, {"title": "y", "url": 6}]}"#)?.description
-            == "gallery.json: items[0].url: not a URL string (found a number)")
+            == "gallery.json: .items[0].url: not a URL string (found a number)")
     }
 
     @Test("a caption that looks like a file name is the title, not the picture")

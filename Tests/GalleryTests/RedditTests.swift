@@ -71,9 +71,9 @@ struct RedditTests {
         let good = #"{"kind": "t3", "data": {"title": "y", "url": "https://i.example.com/y.jpg"}}"#
         let json = #"{"kind": "Listing", "data": {"children": [\#(bad)]}}"#
         #expect(Fixtures.error(json)?.description
-            == "gallery.json: data.children[0].data.preview.images[0].source.url: not a URL string (found a number)")
+            == "gallery.json: .data.children[0].data.preview.images[0].source.url: not a URL string (found a number)")
         let both = try Fixtures.read(#"{"kind": "Listing", "data": {"children": [\#(bad), \#(good)]}}"#)
-        #expect(both.items.map(\.problem) == ["preview.images[0].source.url: not a URL string (found a number)", nil])
+        #expect(both.items.map(\.problem) == [".preview.images[0].source.url: not a URL string (found a number)", nil])
         #expect(both.items[1].imageURLString == "https://i.example.com/y.jpg")
     }
 }

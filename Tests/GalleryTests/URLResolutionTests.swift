@@ -74,9 +74,9 @@ struct URLResolutionTests {
     @Test("a gallery where no item is usable fails with the first problem at its key path")
     func noUsableItem() {
         #expect(Fixtures.error(#"[{"url": "javascript:alert(1)"}]"#)
-            == .shape(source: "gallery.json", keyPath: "[0].url", message: "unsupported URL scheme 'javascript'"))
+            == .shape(source: "gallery.json", keyPath: ".[0].url", message: "unsupported URL scheme 'javascript'"))
         #expect(Fixtures.error(#"[{"url": ""}, {"url": "file:///etc/passwd"}]"#, from: Fixtures.httpJSON)?.description
-            == "gallery.json: [1].url: file: URL in a gallery read over http")
+            == "gallery.json: .[1].url: file: URL in a gallery read over http")
     }
 
     @Test("an empty URL is missing, not a problem: the row shows no image")

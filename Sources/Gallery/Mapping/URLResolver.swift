@@ -259,7 +259,7 @@ struct URLResolver {
     }
 
     /// A next page's link: as ``resolve(_:)-(Cursor?)``; a link that cannot be used is
-    /// ``NextPage/unusable(_:)`` with its reason ("next_url: file: URL in a gallery read over
+    /// ``NextPage/unusable(_:)`` with its reason (".next_url: file: URL in a gallery read over
     /// http"), which fails the next page, not this one.
     func nextPage(_ cursor: Cursor?) -> NextPage? {
         Self.nextPage(resolve(cursor))

@@ -26,26 +26,4 @@ struct JSONPosition: Sendable, Equatable {
         self.line = line
         self.column = prefix.count + 1
     }
-
-    /// Reads the byte offset out of a Linux `JSONSerialization` error.
-    ///
-    /// swift-corelibs-foundation 6.3 puts it only in `NSDebugDescription`:
-    /// "Invalid value around character 10." (a byte offset after any BOM) or "Invalid UTF-8
-    /// sequence 1 bytes starting from character 2."; "Unexpected end of file during JSON
-    /// parse." carries none.
-    static func foundationOffset(in message: String) -> Int? {
-        guard let range = message.range(of: "character ", options: .backwards) else { return nil }
-        let digits = message[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
-        return Int(digits)
-    }
-
-    /// `message` without Foundation's position suffix and with a lowercase start, for reuse
-    /// when our own locator finds no error (it never should).
-    static func foundationMessage(_ message: String) -> String {
-        var text = message
-        if let range = text.range(of: " around character ") { text = String(text[..<range.lowerBound]) }
-        if text.hasSuffix(".") { text.removeLast() }
-        guard let first = text.first else { return "invalid JSON" }
-        return first.lowercased() + text.dropFirst()
-    }
 }

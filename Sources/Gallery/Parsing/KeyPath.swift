@@ -1,6 +1,6 @@
-/// Where a value sits inside a parsed gallery, printed jq-style: `results[2].content.src`.
+/// Where a value sits inside a parsed gallery, printed as a jq path: `.results[2].content.src`.
 ///
-/// Keys that are not plain identifiers are quoted: `feed.entry[0]["im:name"].label`.
+/// Keys that are not jq identifiers are quoted: `.feed.entry[0]["im:name"].label`.
 struct KeyPath: Sendable, Equatable, CustomStringConvertible {
     enum Component: Sendable, Equatable {
         case key(String)
@@ -25,13 +25,6 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
-    /// This path extended by a dotted run of keys: `appending(path: "content.src")`.
-    func appending(path: String) -> KeyPath {
-        var copy = self
-        for part in path.split(separator: ".") { copy.components.append(.key(String(part))) }
-        return copy
-    }
-
     /// This path extended by an array index.
     func appending(_ index: Int) -> KeyPath {
         var copy = self
@@ -47,27 +40,16 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         return KeyPath(components: Array(components[n...]))
     }
 
+    /// The path as jq writes it, so it can be pasted into `jq`: `.results[2].content.src`,
+    /// `.results[2]["content-src"]`, `.feed.entry[0]["im:name"].label`, `.` for the root.
+    /// One printer with ``PathExpression`` (``PathExpression/describe(_:)``): keys that are not
+    /// jq identifiers (ASCII letters, digits, `_`) are quoted, their text sanitized.
     var description: String {
-        var out = ""
-        for component in components {
+        PathExpression.describe(components.map { component -> PathExpression.Step in
             switch component {
-            case .index(let i):
-                out += "[\(i)]"
-            case .key(let k) where KeyPath.isIdentifier(k):
-                out += out.isEmpty ? k : "." + k
-            case .key(let k):
-                let escaped = k.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "\"", with: "\\\"")
-                out += "[\"\(DisplayText.sanitize(escaped))\"]"
+            case .key(let k): .key(k)
+            case .index(let i): .index(i)
             }
-        }
-        return out
-    }
-
-    private static func isIdentifier(_ key: String) -> Bool {
-        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return key.unicodeScalars.allSatisfy { s in
-            ("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || s == "_" || s == "-"
-        }
+        })
     }
 }
