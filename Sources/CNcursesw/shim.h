@@ -22,6 +22,7 @@ static inline int vt_cols(void) { return COLS; }
 static inline int vt_colors(void) { return COLORS; }
 static inline attr_t vt_a_normal(void) { return A_NORMAL; }
 static inline attr_t vt_a_bold(void) { return A_BOLD; }
+static inline attr_t vt_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t vt_a_dim(void) { return A_DIM; }
 static inline attr_t vt_a_reverse(void) { return A_REVERSE; }
 static inline int vt_err(void) { return ERR; }
