@@ -50,6 +50,8 @@ struct BrowseOptions: Equatable {
     var loading = LoadingOptions()
     /// `--items`, `--title`, `--thumb`, `--image`, `--next`, `--preset`.
     var reading = GalleryReadOptions()
+    /// `vitrine pick`: quitting prints the chosen items (see `Picker`).
+    var pick = false
 }
 
 enum CacheAction: String, Equatable {
@@ -112,6 +114,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
     }
     if args.contains("--version") || args.contains("-V") { return .version }
 
+    var pick = false
     switch args.first {
     case "render":
         args.removeFirst()
@@ -199,8 +202,13 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             throw usage("cache takes info or clear")
         }
         return .cache(action)
+    case "pick":
+        args.removeFirst()
+        pick = true
+        fallthrough
     default:
         var options = BrowseOptions()
+        options.pick = pick
         var galleries: [String] = []
         while let arg = args.popFirst() {
             switch arg {
@@ -233,6 +241,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             }
         }
         if galleries.filter({ $0 == "-" }).count > 1 { throw usage("'-' (standard input) can be given once") }
+        if pick && galleries.isEmpty { throw usage("pick needs a GALLERY (a path, folder, URL or -)") }
         return .browse(galleries: galleries, options: options)
     }
 }
@@ -240,6 +249,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 let helpText: String = """
     Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
                    [--no-mouse] [--colors MODE] [LOADING] [MAPPING]
+           vitrine pick GALLERY... [the browser's options]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
@@ -249,6 +259,12 @@ let helpText: String = """
     of one; a text file listing one image path or URL per line; - (such a list, or a gallery,
     on standard input); a folder of images; or an image. Several are shown one after another.
     Without one the demo gallery opens. Thumbnails load as their rows scroll into view.
+
+    Pick: 'vitrine pick GALLERY...' browses, and quitting (q, Q) prints the marked items, else
+          the selected one, one per line to standard output (a local file as its path, else
+          its URL), as nsxiv -o does; the screen is the terminal (/dev/tty), so
+          vitrine pick g.json | xargs ... works. ^C prints nothing (status 130); with nothing
+          to print the status is 1, with no terminal at all 64.
 
     Options:
       -R, --recursive      a folder's subfolders too

@@ -54,7 +54,12 @@ do throws(Failure) {
         let pipeline = ImagePipeline(configuration: configuration)
         let first = try FileGallery.open(arguments, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
         // Standard input or output redirected (`find . | vitrine -`): draw on /dev/tty.
-        _ = try ControllingTerminal.attach()
+        let originalOutput: Int32?
+        do throws(Failure) {
+            originalOutput = try ControllingTerminal.attach()
+        } catch where options.pick && error.status == .usage {
+            throw Failure(status: .usage, message: "pick draws its screen on the terminal, and this process has none (no /dev/tty)")
+        }
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
@@ -72,11 +77,19 @@ do throws(Failure) {
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
             options: options)
+        if options.pick { browser.app.activity = Picker.hint }
         browser.run()
         screen.close()
         dup2(savedStderr, 2)
         let sig = TerminalRestore.pendingTerminationSignal
         if sig != 0 { TerminalRestore.dieOf(sig) }
+        if options.pick {
+            let chosen = browser.app.actionTargets.map { browser.app.model.items[$0.index] }
+            if Picker.write(chosen, to: originalOutput ?? 1) == 0 {
+                Output.err("vitrine: nothing chosen\n")
+                exit(1)
+            }
+        }
     }
 } catch {
     fail(error)
