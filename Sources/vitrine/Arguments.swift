@@ -52,6 +52,8 @@ struct BrowseOptions: Equatable {
     var reading = GalleryReadOptions()
     /// `vitrine pick`: quitting prints the chosen items (see `Picker`).
     var pick = false
+    /// `--save-dir DIR`: where `s` saves (nil: see `SaveNames.folder`).
+    var saveDir: String?
 }
 
 enum CacheAction: String, Equatable {
@@ -230,6 +232,10 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.gridSize = n
             case "--no-mouse": options.mouse = false
+            case "--save-dir":
+                let dir = try value(for: arg)
+                guard !dir.isEmpty else { throw usage("--save-dir needs a folder") }
+                options.saveDir = dir
             case _ where LoadingOptions.flags.contains(arg):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(arg):
@@ -248,7 +254,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 
 let helpText: String = """
     Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
-                   [--no-mouse] [--colors MODE] [LOADING] [MAPPING]
+                   [--no-mouse] [--save-dir DIR] [--colors MODE] [LOADING] [MAPPING]
            vitrine pick GALLERY... [the browser's options]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
@@ -273,6 +279,8 @@ let helpText: String = """
       --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)
       --no-mouse           leave the mouse to the terminal (default: wheel scrolls, a click
                            selects, a double click opens; Shift still selects text)
+      --save-dir DIR       where s saves (default: XDG_DOWNLOAD_DIR from user-dirs.dirs, else
+                           ~/Downloads, else the working folder)
       -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
                            browser can only lower it, see the man page)
       --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
@@ -312,7 +320,15 @@ let helpText: String = """
     Cache: downloaded images are kept in $XDG_CACHE_HOME/vitrine (default ~/.cache/vitrine);
           'vitrine cache info' shows its size, 'vitrine cache clear' empties it.
 
+    Actions (y o s) act on the marked items, else the current one: y copies their URLs or paths
+          with OSC 52 (inside tmux: set -g set-clipboard on); o opens them with $VITRINE_OPENER
+          (a command; paths appended) or xdg-open, a downloaded image from a file Vitrine wrote
+          from its validated bytes, never its URL; s saves them with safe, never-overwriting
+          names (Esc cancels a batch; nothing partial is left).
+
     Environment: NO_COLOR, COLORTERM, TERM, VITRINE_LOG (log file for warnings), XDG_CACHE_HOME;
+          VITRINE_OPENER, VITRINE_OPENER_MODE (terminal or detached; default detached with a
+          DISPLAY or WAYLAND_DISPLAY, else terminal);
           TERM_PROGRAM, LC_TERMINAL, KITTY_WINDOW_ID and TMUX help pick the pixel protocol.
     Exit status: 0 ok, 64 usage, 65 bad gallery data, 66 missing input, 69 network, 70 internal.
     See vitrine(1).

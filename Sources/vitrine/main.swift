@@ -76,7 +76,7 @@ do throws(Failure) {
         dup2(sink, 2)
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
-            options: options)
+            options: options, environment: environment)
         if options.pick { browser.app.activity = Picker.hint }
         browser.run()
         screen.close()

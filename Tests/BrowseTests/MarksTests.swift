@@ -90,6 +90,48 @@ struct MarksTests {
         #expect(!h.status.contains("hidden"))
     }
 
+    @Test("the actions get the marked items in gallery order, else the selected one; m works in the full view")
+    func targets() {
+        let h = Harness(count: 10)
+        var calls: [(Action, [ItemID])] = []
+        h.app.itemAction = { calls.append(($0, $1)) }
+        h.type("3G")
+        h.type("y")
+        #expect(calls.count == 1 && calls[0].0 == .copy && calls[0].1 == [ItemID(2)])
+        h.type("m")
+        h.type("g")
+        h.type("m")
+        h.type("o")
+        #expect(calls.last?.0 == .openExternally && calls.last?.1 == [ItemID(0), ItemID(2)])
+        h.type("s")
+        #expect(calls.last?.0 == .save && calls.last?.1 == [ItemID(0), ItemID(2)])
+        // In the full view m marks the viewed item and the status line counts the marks
+        h.type("u")
+        h.type("5G")
+        h.type(.enter)
+        h.type("m")
+        #expect(h.model.marks == [ItemID(4)])
+        #expect(h.status.contains("1 marked"))
+        h.type("n")
+        h.type("y")
+        #expect(calls.last?.1 == [ItemID(4)])
+        h.type("u")
+        #expect(h.model.marks == [ItemID(4)], "u is a gallery key")
+    }
+
+    @Test("without a handler the action keys say so; a note shown alone takes the whole status line")
+    func notes() {
+        let h = Harness(count: 3)
+        h.type("y")
+        #expect(h.status.contains("not available here"))
+        h.app.show("copied http://127.0.0.1:9/pic-0.png", alone: true)
+        h.frame()
+        #expect(h.status.hasPrefix(" copied http://127.0.0.1:9/pic-0.png"))
+        #expect(!h.status.contains("loaded"))
+        h.type("j")
+        #expect(h.status.contains("loaded"))
+    }
+
     @Test("a lasting activity stays in the status line across keys; Esc cancels it before clearing a filter")
     func activity() {
         let h = Harness(count: 3)
