@@ -54,6 +54,8 @@ struct BrowseOptions: Equatable {
     var pick = false
     /// `--save-dir DIR`: where `s` saves (nil: see `SaveNames.folder`).
     var saveDir: String?
+    /// `--fresh`: do not return to the remembered place (see `PlaceStore`).
+    var fresh = false
 }
 
 enum CacheAction: String, Equatable {
@@ -232,6 +234,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.gridSize = n
             case "--no-mouse": options.mouse = false
+            case "--fresh": options.fresh = true
             case "--save-dir":
                 let dir = try value(for: arg)
                 guard !dir.isEmpty else { throw usage("--save-dir needs a folder") }
@@ -254,7 +257,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 
 let helpText: String = """
     Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
-                   [--no-mouse] [--save-dir DIR] [--colors MODE] [LOADING] [MAPPING]
+                   [--no-mouse] [--save-dir DIR] [--fresh] [--colors MODE] [LOADING] [MAPPING]
            vitrine pick GALLERY... [the browser's options]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
@@ -279,6 +282,8 @@ let helpText: String = """
       --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)
       --no-mouse           leave the mouse to the terminal (default: wheel scrolls, a click
                            selects, a double click opens; Shift still selects text)
+      --fresh              start at the top instead of where this gallery was left (the item,
+                           view, sizes, sort, filter and marks, kept in $XDG_STATE_HOME/vitrine)
       --save-dir DIR       where s saves (default: XDG_DOWNLOAD_DIR from user-dirs.dirs, else
                            ~/Downloads, else the working folder)
       -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the

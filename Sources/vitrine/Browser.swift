@@ -91,6 +91,7 @@ final class Browser {
             }
         }
         app.cancelAll()
+        actions.finish()
     }
 
     var millisecondsUntilTick: Int {

@@ -24,6 +24,9 @@ final class ItemActions {
     let mouse: Bool
     /// An OSC 52 sequence to write after the next refresh (curses must not interleave).
     var pendingTerminalBytes: [UInt8]?
+    /// File writes in flight on background threads (`finish` waits for them at exit, so no
+    /// temporary file is left behind by quitting mid-batch).
+    nonisolated static let writes = DispatchGroup()
     /// Saves running at once.
     static let saveConcurrency = 3
     /// Most bytes `y` copies (terminals cap OSC 52: xterm and tmux take this much).
@@ -133,6 +136,8 @@ final class ItemActions {
                 switch result {
                 case .success(let data):
                     let name = SaveNames.safeName(for: url, kind: ImagePipeline.imageKind(of: data))
+                    ItemActions.writes.enter()
+                    defer { ItemActions.writes.leave() }
                     do throws(SaveNames.WriteError) {
                         outcome = .success(try SaveNames.write(data, named: name, in: folder))
                     } catch {
@@ -167,6 +172,12 @@ final class ItemActions {
     private func progress() {
         guard let batch else { return }
         app.activity = "saving \(batch.done + 1 <= batch.total ? batch.done + 1 : batch.total) of \(batch.total) to \(saveFolder.path)… (Esc cancels)"
+    }
+
+    /// At exit: cancels a running batch and waits (up to 5 s) for writes in flight to end.
+    func finish() {
+        cancelSaves()
+        _ = Self.writes.wait(timeout: .now() + 5)
     }
 
     private func cancelSaves() {

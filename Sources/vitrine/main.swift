@@ -74,13 +74,32 @@ do throws(Failure) {
         let savedStderr = dup(2)
         let sink = logFD >= 0 ? logFD : open("/dev/null", O_WRONLY)
         dup2(sink, 2)
+        var placeProblem: String?
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
             options: options, environment: environment)
         if options.pick { browser.app.activity = Picker.hint }
+        // The remembered place: where this gallery was left (not for standard input).
+        let placeDirectory = PlaceStore.directory(environment: environment)
+        let location = PlaceStore.location(for: arguments)
+        if let location, !options.fresh {
+            do throws(PlaceStore.PlaceError) {
+                if let place = try PlaceStore.load(location, in: placeDirectory) { browser.app.restore(place) }
+            } catch {
+                browser.app.show("remembered place ignored, \(error.reason)", alone: true)
+            }
+        }
         browser.run()
+        if let location {
+            do throws(PlaceStore.PlaceError) {
+                try PlaceStore.save(browser.app.place, for: location, in: placeDirectory)
+            } catch {
+                placeProblem = error.reason
+            }
+        }
         screen.close()
         dup2(savedStderr, 2)
+        if let placeProblem { Output.err("vitrine: \(placeProblem)\n") }
         let sig = TerminalRestore.pendingTerminationSignal
         if sig != 0 { TerminalRestore.dieOf(sig) }
         if options.pick {

@@ -61,6 +61,10 @@ public final class App {
     /// The view on top (gets the keys).
     public var top: any BrowseView { stack[stack.count - 1] }
 
+    /// The screen size of the last layout, in cells.
+    var screenLines: Int { lines }
+    var screenColumns: Int { columns }
+
     /// Lays every view out for a screen of `lines` x `columns` cells.
     public func layout(lines: Int, columns: Int) {
         self.lines = lines

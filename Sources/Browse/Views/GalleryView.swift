@@ -175,6 +175,16 @@ public final class GalleryView: BrowseView {
         return moved(from: before)
     }
 
+    /// The thumbnail height of `mode`, in cells.
+    public func rows(for mode: GalleryLayout.Mode) -> Int { sizes[mode] ?? layout.rows }
+
+    /// Sets the thumbnail height of `mode` (a remembered place), clamped to 1...40 cells.
+    public func setRows(_ rows: Int, for mode: GalleryLayout.Mode) {
+        sizes[mode] = max(1, min(40, rows))
+        if layout.mode == mode { layout.rows = sizes[mode]! }
+        clampTop()
+    }
+
     /// Switches between the list and the grid, each at its own size; the selection stays.
     public func setMode(_ mode: GalleryLayout.Mode) {
         layout.mode = mode
