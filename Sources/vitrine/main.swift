@@ -84,7 +84,11 @@ do throws(Failure) {
         let location = PlaceStore.location(for: arguments)
         if let location, !options.fresh {
             do throws(PlaceStore.PlaceError) {
-                if let place = try PlaceStore.load(location, in: placeDirectory) { browser.app.restore(place) }
+                if var place = try PlaceStore.load(location, in: placeDirectory) {
+                    // The picker's marks are its answer: each pick starts with none.
+                    if options.pick { place.marks = [] }
+                    browser.app.restore(place)
+                }
             } catch {
                 browser.app.show("remembered place ignored, \(error.reason)", alone: true)
             }

@@ -63,6 +63,24 @@ class PickTests(E2ETestCase):
         term.wait_text("EXITED=0")
         self.assertEqual(out.read_text(), "%s\n%s\n" % (self.pics / "flag2.png", self.pics / "flag5 photo.jpg"))
 
+    def test_a_second_pick_starts_with_no_marks(self):
+        out = self.tmp / "picked.txt"
+        term = self.pick_into_pipe([str(self.pics)], out)
+        self.wait_started(term)
+        term.keys("m", "j", "m", "j")
+        term.wait_for(lambda l: "2 marked" in l[-1] and " 3/5 " in l[-1], 5, "two marks")
+        term.keys("q")
+        term.wait_text("EXITED=0")
+        self.assertEqual(len(out.read_text().splitlines()), 2)
+        # Reopened: back at the third item, no marks, so q prints that item alone
+        out2 = self.tmp / "picked2.txt"
+        term2 = self.pick_into_pipe([str(self.pics)], out2)
+        lines = term2.wait_for(lambda l: " 3/5 " in l[-1], 10, "the remembered item")
+        self.assertNotIn("marked", lines[-1])
+        term2.keys("q")
+        term2.wait_text("EXITED=0")
+        self.assertEqual(out2.read_text(), "%s\n" % (self.pics / "flag3.png"))
+
     def test_the_selected_item_of_an_http_gallery_prints_as_its_url(self):
         www = self.tmp / "www"
         www.mkdir()
