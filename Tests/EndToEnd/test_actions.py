@@ -116,6 +116,19 @@ class ActionsTests(E2ETestCase):
             source = name.split(" (")[0].replace(".jpg", "") + ".jpg"
             self.assertEqual((self.saves / name).read_bytes(), (self.www / source).read_bytes(), name)
 
+    def test_quitting_mid_batch_leaves_nothing_partial(self):
+        items = [{"title": "p%d" % i, "url": "slow/0.8/%s" % NAMES[i % 4]} for i in range(6)]
+        server, term = self.start(items, ["--no-disk-cache"])
+        term.keys("A", "s")
+        term.wait_for(lambda l: "saving" in l[-1], 10, "the progress")
+        term.keys("q")
+        term.wait_text("EXITED=0", 15)
+        names = sorted(os.listdir(self.saves))
+        self.assertFalse([n for n in names if n.startswith(".")], names)
+        for name in names:
+            source = name.split(" (")[0].replace(".jpg", "") + ".jpg"
+            self.assertEqual((self.saves / name).read_bytes(), (self.www / source).read_bytes(), name)
+
     def test_copy_reaches_tmux_buffer_with_osc52(self):
         server, term = self.start(self.photos())
         term.tmux("set-option", "-g", "set-clipboard", "on")
