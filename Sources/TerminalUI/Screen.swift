@@ -107,6 +107,25 @@ public final class Screen: Canvas {
         TerminalRestore.uninstall()
     }
 
+    /// Gives the terminal back for a while (a terminal program run from the browser, as
+    /// `o` does): the mouse off, then `endwin` (curses remembers its modes). `resume` takes it
+    /// back.
+    public func suspend(mouse: Bool) {
+        guard active else { return }
+        if mouse { _ = vt_mouse_enable(0) }
+        endwin()
+    }
+
+    /// Takes the terminal back after `suspend`: curses's modes, the mouse, and a full repaint
+    /// at the next refresh (the program drew over the screen); the size is read again.
+    public func resume(mouse: Bool) {
+        guard active else { return }
+        refresh()
+        if mouse { _ = vt_mouse_enable(1) }
+        clearok(vt_stdscr(), true)
+        updateSize()
+    }
+
     /// Re-reads the size after KEY_RESIZE.
     public func updateSize() {
         columns = Int(vt_cols())

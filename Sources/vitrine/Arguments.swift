@@ -51,6 +51,12 @@ struct BrowseOptions: Equatable {
     var loading = LoadingOptions()
     /// `--items`, `--title`, `--thumb`, `--image`, `--next`, `--preset`.
     var reading = GalleryReadOptions()
+    /// `vitrine pick`: quitting prints the chosen items (see `Picker`).
+    var pick = false
+    /// `--save-dir DIR`: where `s` saves (nil: see `SaveNames.folder`).
+    var saveDir: String?
+    /// `--fresh`: do not return to the remembered place (see `PlaceStore`).
+    var fresh = false
 }
 
 enum CacheAction: String, Equatable {
@@ -132,6 +138,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
     if options.contains("--verbose") && (options.contains("--version") || options.contains("-V")) {
         return .doctor(DoctorOptions())
     }
+    var pick = false
     switch literalFrom > 0 ? args.first : nil {
     case "render":
         args.removeFirst()
@@ -224,8 +231,13 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             throw usage("cache takes info or clear")
         }
         return .cache(action)
+    case "pick":
+        args.removeFirst()
+        pick = true
+        fallthrough
     default:
         var options = BrowseOptions()
+        options.pick = pick
         var galleries: [String] = []
         while let arg = args.popFirst() {
             switch key(arg) {
@@ -249,6 +261,11 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 }
                 options.gridSize = n
             case "--no-mouse": options.mouse = false
+            case "--fresh": options.fresh = true
+            case "--save-dir":
+                let dir = try value(for: arg)
+                guard !dir.isEmpty else { throw usage("--save-dir needs a folder") }
+                options.saveDir = dir
             case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(key(arg)):
@@ -260,13 +277,15 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
             }
         }
         if galleries.filter({ $0 == "-" }).count > 1 { throw usage("'-' (standard input) can be given once") }
+        if pick && galleries.isEmpty { throw usage("pick needs a GALLERY (a path, folder, URL or -)") }
         return .browse(galleries: galleries, options: options)
     }
 }
 
 let helpText: String = """
     Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
-                   [--no-mouse] [--colors MODE] [LOADING] [MAPPING]
+                   [--no-mouse] [--save-dir DIR] [--fresh] [--colors MODE] [LOADING] [MAPPING]
+           vitrine pick GALLERY... [the browser's options]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
            vitrine cache info|clear
@@ -277,6 +296,12 @@ let helpText: String = """
     on standard input); a folder of images; or an image. Several are shown one after another.
     Without one the demo gallery opens. Thumbnails load as their rows scroll into view.
 
+    Pick: 'vitrine pick GALLERY...' browses, and quitting (q, Q) prints the marked items, else
+          the selected one, one per line to standard output (a local file as its path, else
+          its URL), as nsxiv -o does; the screen is the terminal (/dev/tty), so
+          vitrine pick g.json | xargs ... works. ^C prints nothing (status 130); with nothing
+          to print the status is 1, with no terminal at all 64.
+
     Options:
       -R, --recursive      a folder's subfolders too
       --view list|grid     the view to start in (default list; v switches)
@@ -284,6 +309,10 @@ let helpText: String = """
       --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)
       --no-mouse           leave the mouse to the terminal (default: wheel scrolls, a click
                            selects, a double click opens; Shift still selects text)
+      --fresh              start at the top instead of where this gallery was left (the item,
+                           view, sizes, sort, filter and marks, kept in $XDG_STATE_HOME/vitrine)
+      --save-dir DIR       where s saves (default: XDG_DOWNLOAD_DIR from user-dirs.dirs, else
+                           ~/Downloads, else the working folder)
       -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
                            browser can only lower it, see the man page)
       --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
@@ -324,7 +353,15 @@ let helpText: String = """
     Cache: downloaded images are kept in $XDG_CACHE_HOME/vitrine (default ~/.cache/vitrine);
           'vitrine cache info' shows its size, 'vitrine cache clear' empties it.
 
+    Actions (y o s) act on the marked items, else the current one: y copies their URLs or paths
+          with OSC 52 (inside tmux: set -g set-clipboard on); o opens them with $VITRINE_OPENER
+          (a command; paths appended) or xdg-open, a downloaded image from a file Vitrine wrote
+          from its validated bytes, never its URL; s saves them with safe, never-overwriting
+          names (Esc cancels a batch; nothing partial is left).
+
     Environment: NO_COLOR, COLORTERM, TERM, VITRINE_LOG (log file for warnings), XDG_CACHE_HOME;
+          VITRINE_OPENER, VITRINE_OPENER_MODE (terminal or detached; default detached with a
+          DISPLAY or WAYLAND_DISPLAY, else terminal);
           TERM_PROGRAM, LC_TERMINAL, KITTY_WINDOW_ID and TMUX help pick the pixel protocol.
     Exit status: 0 ok, 64 usage, 65 bad gallery data, 66 missing input, 69 network, 70 internal.
     See vitrine(1).

@@ -16,11 +16,16 @@ final class Browser {
     let inbox: Inbox
     let loop: EventLoop
     var nextTick = ContinuousClock.now
+    /// `y`, `o`, `s`.
+    var actions: ItemActions!
 
     /// - Parameters:
     ///   - first: the gallery's first page, read before the screen started.
     ///   - reading: the mapping options, for further pages.
-    init(first: GallerySource.Page, reading: GalleryReadOptions, pipeline: ImagePipeline, screen: Screen, inbox: Inbox, options: BrowseOptions) {
+    init(
+        first: GallerySource.Page, reading: GalleryReadOptions, pipeline: ImagePipeline, screen: Screen, inbox: Inbox,
+        options: BrowseOptions, environment: [String: String]
+    ) {
         self.screen = screen
         self.inbox = inbox
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
@@ -37,6 +42,10 @@ final class Browser {
             self.app.setPaging(Self.paging(self.pages))
         }
         screen.enableMouse(options.mouse)
+        actions = ItemActions(
+            app: app, pipeline: pipeline, inbox: inbox, screen: screen, environment: environment, saveDir: options.saveDir,
+            mouse: options.mouse)
+        app.itemAction = { [unowned self] in self.actions.perform($0, $1) }
     }
 
     /// The page loader's state as the model shows it.
@@ -63,6 +72,8 @@ final class Browser {
                 screen.repaintAll()
             }
             if app.draw(on: screen) { screen.refresh() }
+            // OSC 52 after curses's frame, never inside it.
+            actions.flushTerminalBytes()
             let wake = loop.wait(timeoutMilliseconds: app.animating ? max(0, millisecondsUntilTick) : nil)
             if TerminalRestore.pendingTerminationSignal != 0 { break }
             for key in screen.pendingKeys() {
@@ -80,6 +91,7 @@ final class Browser {
             }
         }
         app.cancelAll()
+        actions.finish()
     }
 
     var millisecondsUntilTick: Int {
@@ -92,6 +104,8 @@ final class Browser {
             switch event {
             case .image(let delivery):
                 app.apply(delivery.ticket, delivery.result, revalidating: delivery.revalidating, replacement: delivery.replacement)
+            case .main(let work):
+                work.run()
             case .page(let outcome):
                 if let items = pages.apply(outcome) {
                     app.appendPage(items, paging: Self.paging(pages))

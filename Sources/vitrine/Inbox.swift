@@ -30,6 +30,14 @@ enum LoopEvent: Sendable {
     case image(Delivery)
     /// A further gallery page arrived or failed (from `PageLoader`).
     case page(PageLoader.Outcome)
+    /// Work for the main thread (an item action's progress: a save finished, a file to open is
+    /// ready).
+    case main(MainWork)
+}
+
+/// A closure the main loop runs on the main thread.
+struct MainWork: Sendable {
+    let run: @MainActor @Sendable () -> Void
 }
 
 /// The browser's inbox of background completions.

@@ -62,7 +62,12 @@ do throws(Failure) {
         let pipeline = ImagePipeline(configuration: configuration)
         let first = try FileGallery.open(arguments, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: options.reading)
         // Standard input or output redirected (`find . | vitrine -`): draw on /dev/tty.
-        _ = try ControllingTerminal.attach()
+        let originalOutput: Int32?
+        do throws(Failure) {
+            originalOutput = try ControllingTerminal.attach()
+        } catch where options.pick && error.status == .usage {
+            throw Failure(status: .usage, message: "pick draws its screen on the terminal, and this process has none (no /dev/tty)")
+        }
         let wakePipe: WakePipe
         do { wakePipe = try WakePipe() } catch { throw Failure(status: .software, message: "\(error)") }
         TerminalRestore.watchTerminationSignals(wakePipe)
@@ -84,15 +89,46 @@ do throws(Failure) {
             screen.close()
             throw Failure(status: .software, message: "\(error)")
         }
+        var placeProblem: String?
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
-            options: options)
+            options: options, environment: environment)
+        if options.pick { browser.app.activity = Picker.hint }
+        // The remembered place: where this gallery was left (not for standard input).
+        let placeDirectory = PlaceStore.directory(environment: environment)
+        let location = PlaceStore.location(for: arguments)
+        if let location, !options.fresh {
+            do throws(PlaceStore.PlaceError) {
+                if var place = try PlaceStore.load(location, in: placeDirectory) {
+                    // The picker's marks are its answer: each pick starts with none.
+                    if options.pick { place.marks = [] }
+                    browser.app.restore(place)
+                }
+            } catch {
+                browser.app.show("remembered place ignored, \(error.reason)", alone: true)
+            }
+        }
         browser.run()
+        if let location {
+            do throws(PlaceStore.PlaceError) {
+                try PlaceStore.save(browser.app.place, for: location, in: placeDirectory)
+            } catch {
+                placeProblem = error.reason
+            }
+        }
         screen.close()
         // Messages after the screen closes need stderr back; nothing else can be done if not.
         _ = try? POSIX.call("dup2") { dup2(savedStderr, 2) }
+        if let placeProblem { Output.err("vitrine: \(placeProblem)\n") }
         let sig = TerminalRestore.pendingTerminationSignal
         if sig != 0 { TerminalRestore.dieOf(sig) }
+        if options.pick {
+            let chosen = browser.app.actionTargets.map { browser.app.model.items[$0.index] }
+            if Picker.write(chosen, to: originalOutput ?? 1) == 0 {
+                Output.err("vitrine: nothing chosen\n")
+                exit(1)
+            }
+        }
     }
 } catch {
     fail(error)

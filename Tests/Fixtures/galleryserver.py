@@ -25,6 +25,8 @@ Routes (PATH is relative to --root; KEY is any word naming a counter):
                                  Cache-Control: max-age=3600 (--cache-control); 304 on a matching
                                  If-None-Match / If-Modified-Since
   /img/I/PATH                    the file at PATH (a distinct URL per item I)
+  /as/FILE/ANYTHING              the file FILE (in the root) under any last path
+                                 component (hostile names for saving: %2E%2E, ...)
   /gallery/N.json?img=PATH       JSON array of N items (I = 0..N-1)
                                  {"title": "Item I", "url": "/img/I/PATH"};
                                  img defaults to flags/fr.png; &abs=1 makes the
@@ -237,6 +239,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.serve_file("/".join(parts[2:]))
             elif head == "img" and n >= 3:
                 self.serve_file("/".join(parts[2:]))
+            elif head == "as" and n >= 3:
+                self.serve_file(parts[1])
             elif head == "hang":
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")

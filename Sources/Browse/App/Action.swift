@@ -21,6 +21,12 @@ public enum Action: Hashable, Sendable {
     case filter, clear
     /// Cycle the sort key; reverse the sort.
     case sort, reverseSort
+    /// Toggle the selected item's mark; mark every shown item; invert the shown items' marks;
+    /// unmark everything.
+    case mark, markAll, invertMarks, clearMarks
+    /// On the marked items, or else the selected one: copy their URLs or paths (OSC 52), open
+    /// them in the user's viewer, save them to the save folder.
+    case copy, openExternally, save
 }
 
 /// What handling an action asks of the app.

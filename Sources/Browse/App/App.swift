@@ -31,6 +31,16 @@ public final class App {
     private var prompt: Prompt?
     /// A one-off note for the status line ("no match for …"), until the next key.
     public private(set) var message: String?
+    private var messageAlone = false
+    /// A lasting note for the status line (a batch save's progress), until set to nil.
+    public var activity: String? {
+        didSet { if activity != oldValue { lastStatus = nil } }
+    }
+    /// Cancels the work `activity` reports (Esc calls it before anything else).
+    public var cancelActivity: (() -> Void)?
+    /// Carries out copy, open and save (`y`, `o`, `s`) on the items given (the marked ones in
+    /// gallery order, else the current one); the wiring sets it. Unset: the keys say so.
+    public var itemAction: ((Action, [ItemID]) -> Void)?
     private var needsFull = true
     private var dirty = Set<ItemID>()
     /// The top view has something to draw that is not an item (the "loading more" slot).
@@ -51,6 +61,10 @@ public final class App {
     /// The view on top (gets the keys).
     public var top: any BrowseView { stack[stack.count - 1] }
 
+    /// The screen size of the last layout, in cells.
+    var screenLines: Int { lines }
+    var screenColumns: Int { columns }
+
     /// Lays every view out for a screen of `lines` x `columns` cells.
     public func layout(lines: Int, columns: Int) {
         self.lines = lines
@@ -64,6 +78,7 @@ public final class App {
     /// Handles one key (or mouse report) at time `now`.
     public func handle(_ key: Key, now: ContinuousClock.Instant = .now) {
         message = nil
+        messageAlone = false
         if key == .resize { return }
         if prompt != nil {
             editPrompt(key)
@@ -106,6 +121,33 @@ public final class App {
             if kind == .filter { prompt?.text = model.list.filter ?? "" }
         case .searchNext, .searchPrevious:
             jumpToMatch(forward: action == .searchNext, count: max(1, count ?? 1), includingSelection: false)
+        case .mark:
+            guard let id = currentItem else { return }
+            model.toggleMark(id)
+            dirty.insert(id)
+            lastStatus = nil
+        case .markAll, .invertMarks, .clearMarks:
+            switch action {
+            case .markAll: model.markAllShown()
+            case .invertMarks: model.invertShownMarks()
+            default: model.clearMarks()
+            }
+            needsFull = true
+        case .copy, .openExternally, .save:
+            let targets = actionTargets
+            guard !targets.isEmpty else {
+                message = "no item here"
+                return
+            }
+            guard let itemAction else {
+                message = "not available here"
+                return
+            }
+            itemAction(action, targets)
+        case .clear where cancelActivity != nil:
+            let cancel = cancelActivity
+            cancelActivity = nil
+            cancel?()
         case .clear:
             guard model.list.filter != nil || model.search != nil else { return }
             model.setSearch(nil)
@@ -124,6 +166,30 @@ public final class App {
         default:
             apply(top.handle(action, count: count))
         }
+    }
+
+    /// The item the keys act on: the full view's, else the gallery's selection.
+    public var currentItem: ItemID? {
+        for view in stack.reversed() {
+            if let image = view as? ImageView { return image.item }
+        }
+        return gallery.selectedItem
+    }
+
+    /// What `y`, `o`, `s` and the picker act on: the marked items in gallery order, else the
+    /// current item (none on the "loading more" slot or in an empty list).
+    public var actionTargets: [ItemID] {
+        let marked = model.markedInGalleryOrder
+        if !marked.isEmpty { return marked }
+        return currentItem.map { [$0] } ?? []
+    }
+
+    /// Shows `note` in the status line until the next key; `alone`: the note takes the whole
+    /// line (a copied URL, shown in full as far as the screen is wide).
+    public func show(_ note: String, alone: Bool = false) {
+        message = note
+        messageAlone = alone
+        lastStatus = nil
     }
 
     private func editPrompt(_ key: Key) {
@@ -356,20 +422,27 @@ public final class App {
             }
             return ("\(prompt.kind.sigil)\(prompt.text)▏", right)
         }
+        if let message, messageAlone { return (" " + message, "") }
         var (left, right) = top.status()
         if let message { left += "  \(message)" }
+        if let activity { left += "  \(activity)" }
+        if !model.marks.isEmpty {
+            let hidden = model.hiddenMarks
+            right = "\(model.marks.count) marked\(hidden > 0 ? " (\(hidden) hidden)" : "")  " + right
+        }
         if let count { right = "\(count)  " + right }
         func fits() -> Bool { DisplayWidth.width(left) + DisplayWidth.width(right) + 2 <= columns }
         if !fits(), top === gallery {
             // Narrow: the counts in short (✓ loaded, … loading, ✗ failed), then the position
             // before the name.
             let (loaded, loading, failed) = model.thumbnails.counts
-            right = "\(count.map { "\($0)  " } ?? "")✓\(loaded) …\(loading) ✗\(failed)  ? help"
+            let marked = model.marks.isEmpty ? "" : "●\(model.marks.count) "
+            right = "\(count.map { "\($0)  " } ?? "")\(marked)✓\(loaded) …\(loading) ✗\(failed)  ? help"
             if !fits() {
                 let list = model.list
                 let position = "\(min(gallery.selected + 1, list.count))/\(list.count)\(model.paging.hasMore ? "+" : "")"
                 left = " \(position) \(model.name)" + (message.map { "  \($0)" } ?? "")
-                right = "✓\(loaded) …\(loading) ✗\(failed)"
+                right = "\(marked)✓\(loaded) …\(loading) ✗\(failed)"
             }
         }
         return (left, right)

@@ -41,6 +41,9 @@ public final class BrowseModel {
     /// The search query (`/`) and its matches; nil: no search.
     public private(set) var search: String?
     public private(set) var searchMatches: ItemBits?
+    /// The marked items (`m`): by identity, so marks follow items through filters and sorts
+    /// and survive an item being filtered out of sight.
+    public private(set) var marks = Set<ItemID>()
     /// Half-block art per item, with the cell box it was fitted to.
     private var art: [ItemID: (columns: Int, rows: Int, grid: CellGrid)] = [:]
 
@@ -79,6 +82,41 @@ public final class BrowseModel {
     public func isMatch(_ id: ItemID) -> Bool { searchMatches?[id] ?? false }
 
     func tickSpinner() { spinner.tick() }
+
+    // MARK: Marks
+
+    /// True when `id` is marked.
+    public func isMarked(_ id: ItemID) -> Bool { marks.contains(id) }
+
+    /// Marks `id`, or unmarks it when it was marked.
+    public func toggleMark(_ id: ItemID) {
+        if marks.remove(id) == nil { marks.insert(id) }
+    }
+
+    /// Replaces the marks (a remembered place); ids beyond the catalog are dropped.
+    public func setMarks(_ ids: some Sequence<ItemID>) {
+        marks = Set(ids.filter { $0.index >= 0 && $0.index < items.count })
+    }
+
+    /// Marks every item the list shows (the filter's matches when one is on); marks on hidden
+    /// items stay.
+    public func markAllShown() {
+        for p in 0..<list.count { marks.insert(list[p]) }
+    }
+
+    /// Inverts the marks of the items the list shows; marks on hidden items stay.
+    public func invertShownMarks() {
+        for p in 0..<list.count { toggleMark(list[p]) }
+    }
+
+    /// Unmarks everything, shown or hidden.
+    public func clearMarks() { marks.removeAll() }
+
+    /// The marked items in gallery order (what actions and the picker use).
+    public var markedInGalleryOrder: [ItemID] { marks.sorted() }
+
+    /// Number of marked items the filter hides.
+    public var hiddenMarks: Int { marks.count { list.position(of: $0) == nil } }
 
     /// Forgets the art of items whose thumbnail changed.
     func invalidate(_ ids: Set<ItemID>) {

@@ -175,6 +175,16 @@ public final class GalleryView: BrowseView {
         return moved(from: before)
     }
 
+    /// The thumbnail height of `mode`, in cells.
+    public func rows(for mode: GalleryLayout.Mode) -> Int { sizes[mode] ?? layout.rows }
+
+    /// Sets the thumbnail height of `mode` (a remembered place), clamped to 1...40 cells.
+    public func setRows(_ rows: Int, for mode: GalleryLayout.Mode) {
+        sizes[mode] = max(1, min(40, rows))
+        if layout.mode == mode { layout.rows = sizes[mode]! }
+        clampTop()
+    }
+
     /// Switches between the list and the grid, each at its own size; the selection stays.
     public func setMode(_ mode: GalleryLayout.Mode) {
         layout.mode = mode
@@ -379,12 +389,24 @@ public final class GalleryView: BrowseView {
         let (y, x) = layout.origin(row: row, column: column)
         let content = content(at: position)
         let isSelected = position == selected
-        var isMatch = false
-        if case .item(let id)? = slot(at: position) { isMatch = model.isMatch(id) }
+        var isMatch = false, isMarked = false
+        if case .item(let id)? = slot(at: position) {
+            isMatch = model.isMatch(id)
+            isMarked = model.isMarked(id)
+        }
         switch layout.mode {
         case .list: drawRow(content, y: y, selected: isSelected, match: isMatch, on: canvas)
         case .grid: drawCell(content, y: y, x: x, selected: isSelected, match: isMatch, on: canvas)
         }
+        if isMarked { drawMark(y: y, x: x, on: canvas) }
+    }
+
+    /// The glyph a marked item shows: ● (or * without Unicode) between the thumbnail and the
+    /// title in the list, at the top right of the box in the grid.
+    private func drawMark(y: Int, x: Int, on canvas: any Canvas) {
+        let box = layout.box
+        let markX = layout.mode == .list ? box.columns + 1 : x + (layout.slotWidth - box.columns) / 2 + box.columns
+        canvas.text(canvas.unicodeGlyphs ? "●" : "*", y: y, x: markX, width: 1, role: .title)
     }
 
     /// Draws the thumbnail column of a box at (y, x): the art centred, or a glyph in the middle.
