@@ -62,6 +62,15 @@ public final class HTTPClient: Sendable {
 
     let engine: Engine
 
+    /// CPU time the network thread has used, in seconds; nil before the first request (no
+    /// thread yet). For tests and benchmarks: the process's own CPU counts every other thread.
+    var networkThreadCPUSeconds: Double? {
+        guard let clock = engine.loopClock.withLock({ $0 }) else { return nil }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     public init(configuration: Configuration = Configuration()) {
         engine = Engine(configuration: configuration)
     }
@@ -138,6 +147,8 @@ final class Engine: Sendable {
 
     let configuration: HTTPClient.Configuration
     let inbox = Mutex(Inbox())
+    /// The network thread's CPU-time clock (`pthread_getcpuclockid`), set when it starts.
+    let loopClock = Mutex<clockid_t?>(nil)
     let statistics = Mutex(HTTPClient.Statistics())
 
     init(configuration: HTTPClient.Configuration) {
@@ -188,7 +199,11 @@ final class Engine: Sendable {
         Self.wake(wakeUp)
         if !accepted { Self.deliver(completion, .failure(.shutDown)) }
         if let start {
-            let thread = Thread { [self] in NetworkLoop(engine: self, multi: start.pointer).run() }
+            let thread = Thread { [self] in
+                var clock = clockid_t()
+                if pthread_getcpuclockid(pthread_self(), &clock) == 0 { loopClock.withLock { $0 = clock } }
+                NetworkLoop(engine: self, multi: start.pointer).run()
+            }
             thread.name = "vitrine.http"
             thread.stackSize = 1 << 20
             thread.start()
