@@ -6,10 +6,14 @@
 # crashes to .build/fuzz/artifacts/ (add them to Fuzz/corpus/<target>/ with a test).
 #
 #   Fuzz/run.sh [TARGET ...]    targets: json plist path url gallery cache-entry sniff
+#   FUZZ_SECONDS=N (default 30) per target; FUZZ_SEED=N (default 1; 0: random)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
+# A fixed seed by default, so a run in CI repeats the one developers ran (and a failure
+# reproduces with the same command); FUZZ_SEED=0 lets libFuzzer pick one, for longer hunts.
+SEED=${FUZZ_SEED:-1}
 OUT=.build/fuzz
 mkdir -p "$OUT/artifacts"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g)
@@ -39,7 +43,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$OUT/corpus/$t"
   start=$(date +%s)
   if VITRINE_FUZZ=$t LSAN_OPTIONS=suppressions=Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
-      "$bin" -max_total_time="$SECONDS_EACH" -timeout=5 -rss_limit_mb=2048 -print_final_stats=0 \
+      "$bin" -seed="$SEED" -max_total_time="$SECONDS_EACH" -timeout=5 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$OUT/artifacts/$t-" "$OUT/corpus/$t" "Fuzz/corpus/$t" >"$OUT/$t.log" 2>&1; then
     echo "fuzz $t: ok, $(grep -o 'Done [0-9]* runs' "$OUT/$t.log" | tail -1) in $(( $(date +%s) - start )) s"
   else
