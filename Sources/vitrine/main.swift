@@ -58,9 +58,13 @@ do throws(Failure) {
         let wakePipe = WakePipe()
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
+        // The terminal's abilities, asked once before curses starts (one 100 ms deadline; the
+        // answers never reach the key queue): the full view's pixel protocol, the colour mode
+        // and the background for half-block art.
+        let capabilities = Browser.probe(options: options, environment: environment)
         let screen: Screen
         do {
-            screen = try Screen(environment: environment, colorOverride: options.colors)
+            screen = try Screen(environment: environment, colorOverride: options.colors ?? capabilities?.colorMode)
         } catch {
             throw Failure(status: .usage, message: "\(error)")
         }
@@ -71,7 +75,7 @@ do throws(Failure) {
         dup2(sink, 2)
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
-            options: options)
+            options: options, capabilities: capabilities)
         browser.run()
         screen.close()
         dup2(savedStderr, 2)

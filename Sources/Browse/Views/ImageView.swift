@@ -1,14 +1,21 @@
 import Gallery
 import HalfBlock
 import ImagePipeline
+import TerminalGraphics
 import TerminalUI
 
 /// The full-size view of one item: the image fitted to the screen, decoded at the size the
-/// screen needs (twice the half-block grid), with `n` / `p` stepping through the list in the
-/// order the gallery shows it (filter and sort included).
+/// screen needs, with `n` / `p` stepping through the list in the order the gallery shows it
+/// (filter and sort included).
 ///
-/// Its state (`item`, `phase`, the requested box) is what a zoom and pan, or a pixel
-/// presenter, would extend; drawing goes through `draw(on:items:)` alone.
+/// Two ways to the screen. Half blocks (the default, and every terminal without a pixel
+/// protocol): the image is decoded at twice the half-block grid and drawn on the canvas like
+/// any text. Real pixels (``usePixels(_:context:)``: kitty, sixel, iTerm2): the image is
+/// decoded for the area's pixels (cells times the cell's pixel size), the canvas only clears
+/// the area, and ``terminalOutput(fullRepaint:)`` hands the presenter's bytes to the wiring,
+/// which writes them after curses's refresh (never inside it). The picture is taken off the
+/// screen (``removeOutput()``) when the view is left or covered, when the next image comes and
+/// when the screen is resized; kitty's placement is put back after a full repaint.
 @MainActor
 public final class ImageView: BrowseView {
     /// The image's state.
@@ -29,6 +36,16 @@ public final class ImageView: BrowseView {
     private var requested = PixelBox(width: 0, height: 0)
     private var grid: CellGrid?
     private var lines = 24, columns = 80
+    /// The pixel presenter (nil: half blocks on the canvas) and its terminal's cell size.
+    private var presenter: (any ImagePresenter)?
+    private var context: PresenterContext?
+    /// Bumped whenever what the picture shows changes (a load, another item, a resize).
+    private var generation = 0
+    /// What the presenter has on screen: the generation, the area, and the bytes that drew it
+    /// (re-sent after a full repaint by protocols whose pictures live in the cells).
+    private var shown: (generation: Int, area: CellArea, bytes: [UInt8])?
+    /// The picture for the current generation, cut and fitted for the presenter.
+    private var picture: (generation: Int, pixels: RGBAImage, area: CellArea)?
 
     public init(model: BrowseModel, item: ItemID) {
         self.model = model
@@ -37,13 +54,31 @@ public final class ImageView: BrowseView {
 
     public var kind: ViewKind { .image }
 
-    /// The pixel box for the screen: twice the half-block grid of the whole screen.
-    var pixelBox: PixelBox { PixelBox(width: max(1, columns) * 2, height: max(1, lines - 1) * 4) }
+    /// Draws with `presenter` (a pixel protocol) instead of half blocks; `context` gives the
+    /// cell size in pixels. Call before the first layout.
+    public func usePixels(_ presenter: any ImagePresenter, context: PresenterContext) {
+        self.presenter = presenter
+        self.context = context
+    }
+
+    /// The protocol the picture is drawn with.
+    public var pixelProtocol: PixelProtocol { presenter?.pixelProtocol ?? .halfblock }
+
+    /// The pixel box for the screen: with a pixel presenter the area's pixels (cells times the
+    /// cell's pixel size: never more than the screen shows); with half blocks twice the
+    /// half-block grid of the whole screen.
+    var pixelBox: PixelBox {
+        if let context {
+            return PixelBox(width: max(1, columns) * context.cellWidth, height: max(1, lines - 1) * context.cellHeight)
+        }
+        return PixelBox(width: max(1, columns) * 2, height: max(1, lines - 1) * 4)
+    }
 
     public func layout(lines: Int, columns: Int) {
         self.lines = max(1, lines)
         self.columns = max(1, columns)
         grid = nil
+        generation += 1
         let box = pixelBox
         // The first layout loads; a screen larger than the one requested for loads again.
         if requested.width == 0 {
@@ -62,6 +97,7 @@ public final class ImageView: BrowseView {
     private func load(reload: Bool) {
         close()
         grid = nil
+        generation += 1
         let entry = model.items[item.index]
         guard let url = entry.imageURL ?? entry.thumbnailURL else {
             phase = .noImage
@@ -87,7 +123,65 @@ public final class ImageView: BrowseView {
         case .failure(let error): phase = .failed(error)
         }
         grid = nil
+        generation += 1
         return true
+    }
+
+    // MARK: Real pixels
+
+    /// The picture for the presenter: the decode cut by the viewport at fit, and the cells it
+    /// covers, centred in the area above the status line.
+    private func currentPicture() -> (pixels: RGBAImage, area: CellArea)? {
+        guard let context, case .loaded(let image) = phase else { return nil }
+        if let picture, picture.generation == generation { return (picture.pixels, picture.area) }
+        let height = max(1, lines - 1)
+        let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+        let viewport = Viewport(
+            image: source, columns: columns, rows: height, cell: PixelSize(width: context.cellWidth, height: context.cellHeight))
+        let frame = viewport.frame
+        let pixels = frame.pixels(from: image.bitmap, imageSize: source)
+        let used = (
+            columns: min(columns, (pixels.width + context.cellWidth - 1) / context.cellWidth),
+            rows: min(height, (pixels.height + context.cellHeight - 1) / context.cellHeight))
+        let area = CellArea(origin: (frame.offset.columns, frame.offset.rows), columns: used.columns, rows: used.rows)
+        picture = (generation, pixels, area)
+        return (pixels, area)
+    }
+
+    /// The bytes to write to the terminal after curses's refresh: the presenter's picture when
+    /// it changed (the old one removed first), the kitty placement again or the cells' picture
+    /// again after a full repaint (`fullRepaint`: the view was drawn whole, which may have
+    /// cleared the terminal), nothing otherwise. Empty with half blocks.
+    public func terminalOutput(fullRepaint: Bool) -> [UInt8] {
+        guard presenter != nil else { return [] }
+        guard let (pixels, area) = currentPicture() else { return removeOutput() }
+        if let shown, shown.generation == generation, shown.area == area {
+            guard fullRepaint else { return [] }
+            if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
+            return shown.bytes
+        }
+        var out = removeOutput()
+        let bytes = presenter!.show(pixels, in: area)
+        shown = (generation, area, bytes)
+        out += bytes
+        return out
+    }
+
+    /// The bytes that take a stale picture off the screen (another item, a resize, a load that
+    /// replaced it), to be written before curses's refresh: a sixel or iTerm2 picture is blanked
+    /// with ECH, which must not land on text curses has just drawn. Empty when nothing is stale.
+    public func staleOutput() -> [UInt8] {
+        guard let shown, presenter != nil else { return [] }
+        if shown.generation == generation, let current = currentPicture(), current.area == shown.area { return [] }
+        return removeOutput()
+    }
+
+    /// The bytes that take the picture off the screen (the view is left, covered by the help,
+    /// or exits); empty when none is shown. Write them before curses's refresh.
+    public func removeOutput() -> [UInt8] {
+        guard let area = shown?.area, presenter != nil else { return [] }
+        shown = nil
+        return presenter!.remove(from: area)
     }
 
     public func handle(_ action: Action, count: Int?) -> Reaction {
@@ -123,11 +217,14 @@ public final class ImageView: BrowseView {
         var art: CellGrid?
         var message: (String, Screen.Role)?
         switch phase {
+        case .loaded where presenter != nil:
+            // Real pixels: the canvas keeps the area blank; the presenter draws over it.
+            break
         case .loaded(let image):
             if grid == nil {
                 let fitted = HalfBlockRenderer.fittedSize(
                     imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: height)
-                grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: RenderOptions(colorMode: model.colorMode))
+                grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: RenderOptions(colorMode: model.colorMode, background: model.background))
             }
             art = grid
         case .loading:
