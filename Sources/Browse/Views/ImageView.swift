@@ -35,6 +35,8 @@ public final class ImageView: BrowseView {
     /// Pixel box the image was requested at.
     private var requested = PixelBox(width: 0, height: 0)
     private var grid: CellGrid?
+    /// Where a zoomed grid goes (cells from the top-left); nil: centred.
+    private var gridOffset: (columns: Int, rows: Int)?
     private var lines = 24, columns = 80
     /// The pixel presenter (nil: half blocks on the canvas) and its terminal's cell size.
     private var presenter: (any ImagePresenter)?
@@ -46,6 +48,13 @@ public final class ImageView: BrowseView {
     private var shown: (generation: Int, area: CellArea, bytes: [UInt8])?
     /// The picture for the current generation, cut and fitted for the presenter.
     private var picture: (generation: Int, pixels: RGBAImage, area: CellArea)?
+    /// Zoom and pan over the loaded image (nil until it loads); see `Viewport`.
+    public private(set) var viewport: Viewport?
+    /// The full-resolution decode in flight for a zoom step that needs more detail than the
+    /// screen's decode has.
+    public private(set) var detailTicket: ImagePipeline.Ticket?
+    /// The largest decode asked for a zoom step, in pixels (48 MB of RGBA at most).
+    static let maxDetailPixels = 12_000_000
 
     public init(model: BrowseModel, item: ItemID) {
         self.model = model
@@ -79,6 +88,7 @@ public final class ImageView: BrowseView {
         self.columns = max(1, columns)
         grid = nil
         generation += 1
+        viewport?.resize(columns: self.columns, rows: max(1, self.lines - 1))
         let box = pixelBox
         // The first layout loads; a screen larger than the one requested for loads again.
         if requested.width == 0 {
@@ -88,16 +98,19 @@ public final class ImageView: BrowseView {
         }
     }
 
-    /// Withdraws the load in flight (the view is closing).
+    /// Withdraws the loads in flight (the view is closing).
     public func close() {
         if let ticket { model.loader.cancel(ticket) }
+        if let detailTicket { model.loader.cancel(detailTicket) }
         ticket = nil
+        detailTicket = nil
     }
 
     private func load(reload: Bool) {
         close()
         grid = nil
         generation += 1
+        viewport = nil
         let entry = model.items[item.index]
         guard let url = entry.imageURL ?? entry.thumbnailURL else {
             phase = .noImage
@@ -107,7 +120,7 @@ public final class ImageView: BrowseView {
         requested = box
         let request = ImageRequest(url: url, maxPixelWidth: box.width, maxPixelHeight: box.height, reload: reload)
         switch model.loader.load(request, priority: -1) {
-        case .cached(let image): phase = .loaded(image)
+        case .cached(let image): loaded(image)
         case .started(let t):
             ticket = t
             phase = .loading
@@ -116,15 +129,90 @@ public final class ImageView: BrowseView {
 
     /// Applies a finished load; false when it is not this view's.
     public func apply(_ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>) -> Bool {
+        if ticket == detailTicket {
+            detailTicket = nil
+            // A failed detail decode keeps the screen's decode (the zoom stays, coarser).
+            if case .success(let image) = result { loaded(image) }
+            return true
+        }
         guard ticket == self.ticket else { return false }
         self.ticket = nil
         switch result {
-        case .success(let image): phase = .loaded(image)
+        case .success(let image): loaded(image)
         case .failure(let error): phase = .failed(error)
         }
         grid = nil
         generation += 1
         return true
+    }
+
+    /// Takes a decode of the item: the screen's or a detail decode (the viewport is kept when
+    /// the image is the same).
+    private func loaded(_ image: DecodedImage) {
+        phase = .loaded(image)
+        grid = nil
+        generation += 1
+        let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+        if viewport?.image != source {
+            viewport = Viewport(image: source, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
+        }
+    }
+
+    /// A cell's pixels for the viewport: the terminal's with a pixel presenter, a half block's
+    /// two pixels (1x2) with half blocks, so 1:1 is one image pixel per half block.
+    var cellPixels: PixelSize {
+        context.map { PixelSize(width: $0.cellWidth, height: $0.cellHeight) } ?? PixelSize(width: 1, height: 2)
+    }
+
+    // MARK: Zoom and pan
+
+    /// Applies a zoom or pan action to the viewport; a step that needs more detail than the
+    /// decode in memory asks for the full-resolution decode (through the pipeline, off the main
+    /// thread: its answer arrives like any load's) and is drawn from what is there meanwhile.
+    func zoom(_ action: Action, count: Int) -> Reaction {
+        guard var v = viewport, case .loaded(let image) = phase else { return .none }
+        let before = v
+        switch action {
+        case .zoomIn: for _ in 0..<count { v.zoomIn() }
+        case .zoomOut: for _ in 0..<count { v.zoomOut() }
+        case .zoomFit: v.fit()
+        case .actualSize: v.actualSize()
+        case .up, .down: v.pan(columns: 0, rows: (action == .up ? -1 : 1) * count * max(1, v.rows / 8))
+        case .left, .right: v.pan(columns: (action == .left ? -1 : 1) * count * max(1, v.columns / 8), rows: 0)
+        default: return .none
+        }
+        guard v != before else { return .none }
+        viewport = v
+        grid = nil
+        generation += 1
+        requestDetailIfNeeded(image, scale: v.scale)
+        return .redrawAll
+    }
+
+    /// Asks for a decode at the resolution `scale` needs when the one in memory has less (the
+    /// whole image at full size, at most ``maxDetailPixels``).
+    private func requestDetailIfNeeded(_ image: DecodedImage, scale: Double) {
+        guard detailTicket == nil, image.sourceWidth > 0, image.sourceHeight > 0 else { return }
+        let have = Double(image.bitmap.width) / Double(image.sourceWidth)
+        guard scale > have * 1.01, image.bitmap.width < image.sourceWidth else { return }
+        let entry = model.items[item.index]
+        guard let url = entry.imageURL ?? entry.thumbnailURL else { return }
+        let limit = min(1, (Double(Self.maxDetailPixels) / Double(image.sourceWidth * image.sourceHeight)).squareRoot())
+        let width = max(1, Int(Double(image.sourceWidth) * limit)), height = max(1, Int(Double(image.sourceHeight) * limit))
+        guard width > image.bitmap.width else { return }
+        let request = ImageRequest(url: url, maxPixelWidth: width, maxPixelHeight: height)
+        switch model.loader.load(request, priority: -1) {
+        case .cached(let detail): loaded(detail)
+        case .started(let t): detailTicket = t
+        }
+    }
+
+    /// The frame's pixels and where they go (cells from the area's top-left), cut from the
+    /// decode in memory; nil at fit with half blocks (drawn by the fitted render as before).
+    private func zoomedPixels(_ image: DecodedImage) -> (pixels: RGBAImage, offset: (columns: Int, rows: Int))? {
+        guard let viewport else { return nil }
+        let frame = viewport.frame
+        return (frame.pixels(from: image.bitmap, imageSize: viewport.image), frame.offset)
     }
 
     // MARK: Real pixels
@@ -135,15 +223,11 @@ public final class ImageView: BrowseView {
         guard let context, case .loaded(let image) = phase else { return nil }
         if let picture, picture.generation == generation { return (picture.pixels, picture.area) }
         let height = max(1, lines - 1)
-        let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
-        let viewport = Viewport(
-            image: source, columns: columns, rows: height, cell: PixelSize(width: context.cellWidth, height: context.cellHeight))
-        let frame = viewport.frame
-        let pixels = frame.pixels(from: image.bitmap, imageSize: source)
+        guard let (pixels, offset) = zoomedPixels(image) else { return nil }
         let used = (
             columns: min(columns, (pixels.width + context.cellWidth - 1) / context.cellWidth),
             rows: min(height, (pixels.height + context.cellHeight - 1) / context.cellHeight))
-        let area = CellArea(origin: (frame.offset.columns, frame.offset.rows), columns: used.columns, rows: used.rows)
+        let area = CellArea(origin: (offset.columns, offset.rows), columns: used.columns, rows: used.rows)
         picture = (generation, pixels, area)
         return (pixels, area)
     }
@@ -186,6 +270,8 @@ public final class ImageView: BrowseView {
 
     public func handle(_ action: Action, count: Int?) -> Reaction {
         switch action {
+        case .zoomIn, .zoomOut, .zoomFit, .actualSize, .up, .down, .left, .right:
+            return zoom(action, count: max(1, min(count ?? 1, 1000)))
         case .back:
             close()
             return .pop
@@ -220,7 +306,18 @@ public final class ImageView: BrowseView {
         case .loaded where presenter != nil:
             // Real pixels: the canvas keeps the area blank; the presenter draws over it.
             break
+        case .loaded(let image) where viewport.map({ $0.zoom != .fit }) ?? false:
+            // Zoomed: the frame cut from the decode, one half-block pixel per pixel.
+            if grid == nil, let (pixels, offset) = zoomedPixels(image) {
+                let rendered = HalfBlockRenderer.render(
+                    pixels, columns: max(1, pixels.width), rows: max(1, (pixels.height + 1) / 2),
+                    options: RenderOptions(colorMode: model.colorMode, background: model.background))
+                grid = rendered
+                gridOffset = offset
+            }
+            art = grid
         case .loaded(let image):
+            gridOffset = nil
             if grid == nil {
                 let fitted = HalfBlockRenderer.fittedSize(
                     imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: height)
@@ -237,8 +334,8 @@ public final class ImageView: BrowseView {
         }
         // Every line is rewritten in place (never cleared first), so only changed cells reach
         // the terminal.
-        let top = art.map { (height - $0.rows) / 2 } ?? 0
-        let left = art.map { (columns - $0.columns) / 2 } ?? 0
+        let top = art.map { gridOffset?.rows ?? (height - $0.rows) / 2 } ?? 0
+        let left = art.map { gridOffset?.columns ?? (columns - $0.columns) / 2 } ?? 0
         for y in 0..<height {
             if let art, y >= top, y < top + art.rows {
                 canvas.clear(y: y, x: 0, width: left)
@@ -262,12 +359,28 @@ public final class ImageView: BrowseView {
         if case .loaded(let image) = phase { size = "\(image.sourceWidth) × \(image.sourceHeight)" }
         let url = (entry.imageURL ?? entry.thumbnailURL)?.absoluteString ?? ""
         let position = (model.list.position(of: item) ?? 0) + 1
-        let right = "\(position)/\(model.list.count)  n/p q"
+        let right = "\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
         // at its end stays visible.
         let head = " \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
         let room = columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
         return (head + Self.middleTruncated(url, columns: room), right)
+    }
+
+    /// The zoom for the status line: `fit 25%` at fit, else ``Viewport/statusText`` (`200% ·
+    /// 1600,1200 800x600 of 4000x3000`), with `…` while the detail decode loads.
+    var zoomText: String? {
+        guard let viewport, case .loaded(let image) = phase else { return nil }
+        let loading = detailTicket == nil ? "" : " …"
+        guard viewport.zoom == .fit else { return viewport.statusText + loading }
+        // Half blocks at fit are drawn by the fitted render, which may enlarge a small image.
+        var scale = viewport.scale
+        if presenter == nil {
+            let fitted = HalfBlockRenderer.fittedSize(
+                imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: max(1, lines - 1))
+            scale = Double(fitted.columns) / Double(max(1, image.sourceWidth))
+        }
+        return "fit \(Int((scale * 100).rounded()))%" + loading
     }
 
     /// `text` cut to `columns` by replacing its middle with "…" (URLs: keep host and file name).
