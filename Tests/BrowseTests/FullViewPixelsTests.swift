@@ -111,6 +111,41 @@ struct FullViewPixelsTests {
         #expect(h.app.pixelOutputAtExit().isEmpty)
     }
 
+    @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
+    func thumbnailFirst() {
+        // Half blocks: the thumbnail's art fills the screen and the status says it is loading.
+        let h = Harness(count: 5)
+        h.finishLoads()
+        h.app.handle(.enter)
+        h.frame()
+        let view = h.app.top as! ImageView
+        #expect(view.preview != nil)
+        let coloured = h.canvas.cells.prefix(23).joined().filter { $0.background != .terminalDefault }.count
+        #expect(coloured > 50 * 20)
+        #expect(h.status.contains("loading") && !h.canvas.text.contains("loading…"))
+        h.app.apply(view.ticket!, .success(Self.photo))
+        h.frame()
+        #expect(view.preview == nil && !h.status.contains("loading") && h.status.contains("fit "))
+
+        // Kitty: the thumbnail (640x480 source) goes up fitted to the area's pixels; the decode
+        // replaces it in the same cells: no blanking before the refresh, the old image deleted
+        // in the same write as the new one.
+        let k = harness(.kitty)
+        k.finishLoads()
+        k.app.handle(.enter)
+        let kview = k.app.top as! ImageView
+        let first = turn(k)
+        #expect(first.after.contains("a=T,f=24,s=613,v=460,i=1000"))
+        k.app.apply(kview.ticket!, .success(Self.photo))
+        let replaced = turn(k)
+        #expect(replaced.before.isEmpty)
+        #expect(replaced.after.hasPrefix("\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\"))
+        #expect(replaced.after.contains("a=T,f=24,s=613,v=460,i=1001"))
+        // Spinner ticks while loading are full frames but send nothing again.
+        k.app.tick()
+        #expect(turn(k) == ("", ""))
+    }
+
     @Test("half blocks: nothing is written outside the canvas; the picture is drawn in cells")
     func halfBlocks() {
         let h = harness(.halfblock)

@@ -47,8 +47,11 @@ public final class App {
     public var pixels: (PixelProtocol, PresenterContext)?
     /// Removal bytes of views that closed, for ``pixelOutputBeforeRefresh()``.
     private var pendingPixelOutput: [UInt8] = []
-    /// The last frame drew everything (a kitty placement is put back after it).
+    /// The last frame repainted the terminal from scratch (^L): a kitty placement is put back
+    /// after it, a sixel or iTerm2 picture sent again.
     private var lastDrawWasFull = false
+    /// ^L asked for a repaint the next frame makes.
+    private var repaintPending = false
     /// Kitty image ids: each full view gets its own range.
     private var nextKittyID: UInt32 = 1000
 
@@ -107,6 +110,7 @@ public final class App {
             apply(.push(HelpView(for: top.kind)))
         case .redraw:
             repaintRequested = true
+            repaintPending = true
             needsFull = true
         case .quitAll:
             running = false
@@ -353,7 +357,8 @@ public final class App {
             let base = stack.lastIndex { !$0.isOverlay } ?? 0
             for view in stack[base...] { view.draw(on: canvas, items: nil) }
             drew = true
-            lastDrawWasFull = true
+            lastDrawWasFull = repaintPending
+            repaintPending = false
             lastStatus = nil
         } else if !dirty.isEmpty || viewDirty, !top.isOverlay {
             top.draw(on: canvas, items: dirty)

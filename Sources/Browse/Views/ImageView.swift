@@ -217,18 +217,40 @@ public final class ImageView: BrowseView {
 
     // MARK: Real pixels
 
-    /// The picture for the presenter: the decode cut by the viewport at fit, and the cells it
-    /// covers, centred in the area above the status line.
+    /// The row's thumbnail while the full image loads (shown scaled to the screen, then
+    /// replaced), nil when it has none in memory.
+    var preview: DecodedImage? {
+        guard case .loading = phase, case .loaded(let thumbnail) = model.thumbnails.phase(item) else { return nil }
+        return thumbnail
+    }
+
+    /// What is drawn: the decode, or the thumbnail while the decode loads.
+    private var shownImage: (image: DecodedImage, isPreview: Bool)? {
+        if case .loaded(let image) = phase { return (image, false) }
+        return preview.map { ($0, true) }
+    }
+
+    /// The picture for the presenter: the decode cut by the viewport, and the cells it covers
+    /// (centred in the area above the status line at fit); the thumbnail fitted while loading.
     private func currentPicture() -> (pixels: RGBAImage, area: CellArea)? {
-        guard let context, case .loaded(let image) = phase else { return nil }
-        if let picture, picture.generation == generation { return (picture.pixels, picture.area) }
+        guard let context, let (image, isPreview) = shownImage else { return nil }
+        let key = isPreview ? -generation : generation
+        if let picture, picture.generation == key { return (picture.pixels, picture.area) }
         let height = max(1, lines - 1)
-        guard let (pixels, offset) = zoomedPixels(image) else { return nil }
+        let fitted: (pixels: RGBAImage, offset: (columns: Int, rows: Int))?
+        if isPreview {
+            let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+            let frame = Viewport(image: source, columns: columns, rows: height, cell: cellPixels).frame
+            fitted = (frame.pixels(from: image.bitmap, imageSize: source), frame.offset)
+        } else {
+            fitted = zoomedPixels(image)
+        }
+        guard let (pixels, offset) = fitted else { return nil }
         let used = (
             columns: min(columns, (pixels.width + context.cellWidth - 1) / context.cellWidth),
             rows: min(height, (pixels.height + context.cellHeight - 1) / context.cellHeight))
         let area = CellArea(origin: (offset.columns, offset.rows), columns: used.columns, rows: used.rows)
-        picture = (generation, pixels, area)
+        picture = (key, pixels, area)
         return (pixels, area)
     }
 
@@ -239,14 +261,14 @@ public final class ImageView: BrowseView {
     public func terminalOutput(fullRepaint: Bool) -> [UInt8] {
         guard presenter != nil else { return [] }
         guard let (pixels, area) = currentPicture() else { return removeOutput() }
-        if let shown, shown.generation == generation, shown.area == area {
+        if let shown, shown.generation == pictureKey, shown.area == area {
             guard fullRepaint else { return [] }
             if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
             return shown.bytes
         }
         var out = removeOutput()
         let bytes = presenter!.show(pixels, in: area)
-        shown = (generation, area, bytes)
+        shown = (pictureKey, area, bytes)
         out += bytes
         return out
     }
@@ -255,10 +277,15 @@ public final class ImageView: BrowseView {
     /// replaced it), to be written before curses's refresh: a sixel or iTerm2 picture is blanked
     /// with ECH, which must not land on text curses has just drawn. Empty when nothing is stale.
     public func staleOutput() -> [UInt8] {
-        guard let shown, presenter != nil else { return [] }
-        if shown.generation == generation, let current = currentPicture(), current.area == shown.area { return [] }
+        guard shown != nil, presenter != nil else { return [] }
+        // A new picture over exactly the same cells (the decode replacing the thumbnail, a pan)
+        // replaces the old one in the same write after the refresh: no blank frame between.
+        if let current = currentPicture(), current.area == shown?.area { return [] }
         return removeOutput()
     }
+
+    /// Identifies the picture drawn: the generation, negative for the thumbnail preview.
+    private var pictureKey: Int { shownImage?.isPreview == true ? -generation : generation }
 
     /// The bytes that take the picture off the screen (the view is left, covered by the help,
     /// or exits); empty when none is shown. Write them before curses's refresh.
@@ -324,6 +351,18 @@ public final class ImageView: BrowseView {
                 grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: RenderOptions(colorMode: model.colorMode, background: model.background))
             }
             art = grid
+        case .loading where preview != nil && presenter != nil:
+            // The thumbnail in pixels is the presenter's; the status line says it is loading.
+            break
+        case .loading where preview != nil:
+            // The row's thumbnail scaled to the screen until the decode arrives.
+            let thumbnail = preview!
+            let fitted = HalfBlockRenderer.fittedSize(
+                imageWidth: thumbnail.sourceWidth, imageHeight: thumbnail.sourceHeight, maxColumns: columns, maxRows: height)
+            art = HalfBlockRenderer.render(
+                thumbnail.bitmap, columns: fitted.columns, rows: fitted.rows,
+                options: RenderOptions(colorMode: model.colorMode, background: model.background))
+            gridOffset = nil
         case .loading:
             message = ("loading…", .spinner)
         case .failed(let error):
@@ -359,7 +398,8 @@ public final class ImageView: BrowseView {
         if case .loaded(let image) = phase { size = "\(image.sourceWidth) × \(image.sourceHeight)" }
         let url = (entry.imageURL ?? entry.thumbnailURL)?.absoluteString ?? ""
         let position = (model.list.position(of: item) ?? 0) + 1
-        let right = "\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
+        let loading = preview != nil ? "\(model.spinner.glyph) loading  " : ""
+        let right = "\(loading)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
         // at its end stays visible.
         let head = " \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
