@@ -72,7 +72,7 @@ let package = Package(
         // The browse core: items, the list a view shows, thumbnail loading, views, bindings.
         .target(
             name: "Browse",
-            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI"],
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "TerminalGraphics"],
             swiftSettings: swiftSettings
         ),
         // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BrowseTests",
-            dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock"],
+            dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock", "TerminalGraphics"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -12,10 +12,23 @@ extension Viewport.Frame {
     /// ``shrink`` drops below `decodedShrink`, i.e. the step needs more detail than is in memory.
     public func pixels(from decoded: RGBAImage, decodedShrink: Int) -> RGBAImage {
         let k = Double(max(1, decodedShrink))
-        let x0 = min(decoded.width - 1, max(0, Int((Double(region.x) / k).rounded(.down))))
-        let y0 = min(decoded.height - 1, max(0, Int((Double(region.y) / k).rounded(.down))))
-        let w = min(decoded.width - x0, max(1, Int((Double(region.width) / k).rounded())))
-        let h = min(decoded.height - y0, max(1, Int((Double(region.height) / k).rounded())))
+        return pixels(from: decoded, shrinkX: k, shrinkY: k)
+    }
+
+    /// As ``pixels(from:decodedShrink:)`` for a decode of any size: `decoded` is the whole
+    /// image of `imageSize` source pixels scaled to `decoded.width` x `decoded.height` (the
+    /// pipeline's shrink-on-load to a box gives fractional factors, e.g. 4000 -> 1190).
+    public func pixels(from decoded: RGBAImage, imageSize: PixelSize) -> RGBAImage {
+        pixels(
+            from: decoded, shrinkX: Double(max(1, imageSize.width)) / Double(max(1, decoded.width)),
+            shrinkY: Double(max(1, imageSize.height)) / Double(max(1, decoded.height)))
+    }
+
+    func pixels(from decoded: RGBAImage, shrinkX kx: Double, shrinkY ky: Double) -> RGBAImage {
+        let x0 = min(decoded.width - 1, max(0, Int((Double(region.x) / kx).rounded(.down))))
+        let y0 = min(decoded.height - 1, max(0, Int((Double(region.y) / ky).rounded(.down))))
+        let w = min(decoded.width - x0, max(1, Int((Double(region.width) / kx).rounded())))
+        let h = min(decoded.height - y0, max(1, Int((Double(region.height) / ky).rounded())))
         let crop = Self.crop(decoded, x: x0, y: y0, width: w, height: h)
         if w == display.width && h == display.height { return crop }
         if display.width <= w && display.height <= h {

@@ -46,6 +46,8 @@ struct BrowseOptions: Equatable {
     /// False with `--no-mouse`.
     var mouse = true
     var colors: ColorMode?
+    /// `--pixels`: the full view's protocol: auto (what the terminal offers) or a fixed one.
+    var pixels: PixelChoice = .auto
     /// Pipeline limits and cache behaviour from `--memory-cache`, `--disk-cache`,
     /// `--no-disk-cache`, `--reload`, `--offline`, `--max-per-host` and `--header`.
     var loading = LoadingOptions()
@@ -266,6 +268,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                 let dir = try value(for: arg)
                 guard !dir.isEmpty else { throw usage("--save-dir needs a folder") }
                 options.saveDir = dir
+            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
             case _ where LoadingOptions.flags.contains(key(arg)):
                 try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
             case _ where GalleryReadOptions.flags.contains(key(arg)):
@@ -284,7 +287,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 
 let helpText: String = """
     Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
-                   [--no-mouse] [--save-dir DIR] [--fresh] [--colors MODE] [LOADING] [MAPPING]
+                   [--no-mouse] [--save-dir DIR] [--fresh] [--colors MODE] [--pixels P] [LOADING] [MAPPING]
            vitrine pick GALLERY... [the browser's options]
            vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
            vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
@@ -319,8 +322,9 @@ let helpText: String = """
                            terminal, or 80x24)
       --background B       render: what transparency shows: default, default:R,G,B (the
                            terminal's background is R,G,B), checker or R,G,B
-      -p, --pixels P       render: auto, kitty, sixel, iterm or halfblock (default auto: the
-                           terminal's pixel protocol when stdout is a terminal, else halfblock)
+      -p, --pixels P       the full view and render: auto, kitty, sixel, iterm or halfblock
+                           (default auto: the terminal's pixel protocol when stdout is a
+                           terminal, else halfblock; thumbnails are always half blocks)
       --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
       --pages N            list: read up to N pages, following the gallery's next-page links
       -h, --help           show this help

@@ -2,7 +2,12 @@ import Browse
 import Foundation
 import Gallery
 import ImagePipeline
+import TerminalGraphics
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The interactive browser's wiring: the terminal, the main loop, the inbox and the page
 /// loader around `Browse.App`, which holds every decision (see docs/ARCHITECTURE.md).
@@ -24,7 +29,7 @@ final class Browser {
     ///   - reading: the mapping options, for further pages.
     init(
         first: GallerySource.Page, reading: GalleryReadOptions, pipeline: ImagePipeline, screen: Screen, inbox: Inbox,
-        options: BrowseOptions, environment: [String: String]
+        options: BrowseOptions, environment: [String: String], capabilities: TerminalCapabilities? = nil
     ) {
         self.screen = screen
         self.inbox = inbox
@@ -46,6 +51,46 @@ final class Browser {
             app: app, pipeline: pipeline, inbox: inbox, screen: screen, environment: environment, saveDir: options.saveDir,
             mouse: options.mouse)
         app.itemAction = { [unowned self] in self.actions.perform($0, $1) }
+        if let capabilities {
+            model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
+            if capabilities.pixels != .halfblock {
+                app.pixels = (capabilities.pixels, PresenterContext(capabilities))
+                // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
+                // pictures live in the cells and go with the screen).
+                if capabilities.pixels == .kitty {
+                    TerminalRestore.setPixelCleanup(
+                        capabilities.tmuxPassthrough ? Passthrough.tmux(KittyGraphics.deleteAll) : KittyGraphics.deleteAll)
+                }
+            }
+        }
+    }
+
+    /// The terminal's capabilities for the browser: `--pixels` and `--colors` as overrides,
+    /// the terminal asked once (nothing when standard output is not a terminal: nil).
+    static func probe(options: BrowseOptions, environment: [String: String]) -> TerminalCapabilities? {
+        guard isatty(1) == 1 else { return nil }
+        var override: PixelProtocol?
+        if case .fixed(let p) = options.pixels { override = p }
+        let facts = TerminalProbe.gather(environment: environment, pixelOverride: override, colorOverride: options.colors)
+        return TerminalCapabilities.detect(facts)
+    }
+
+    /// Writes `bytes` to the terminal (fd 1) whole, outside curses (pictures of a pixel protocol).
+    func writeTerminal(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+                    if errno == EAGAIN { usleep(1000) }
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     /// The page loader's state as the model shows it.
@@ -71,9 +116,13 @@ final class Browser {
                 app.repaintRequested = false
                 screen.repaintAll()
             }
+            // Pictures of a pixel protocol come off before curses draws over their cells and
+            // go on after it has drawn (never inside its refresh).
+            writeTerminal(app.pixelOutputBeforeRefresh())
             if app.draw(on: screen) { screen.refresh() }
             // OSC 52 after curses's frame, never inside it.
             actions.flushTerminalBytes()
+            writeTerminal(app.pixelOutputAfterRefresh())
             let wake = loop.wait(timeoutMilliseconds: app.animating ? max(0, millisecondsUntilTick) : nil)
             if TerminalRestore.pendingTerminationSignal != 0 { break }
             for key in screen.pendingKeys() {
@@ -92,6 +141,7 @@ final class Browser {
         }
         app.cancelAll()
         actions.finish()
+        writeTerminal(app.pixelOutputAtExit())
     }
 
     var millisecondsUntilTick: Int {

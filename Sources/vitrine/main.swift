@@ -72,9 +72,13 @@ do throws(Failure) {
         do { wakePipe = try WakePipe() } catch { throw Failure(status: .software, message: "\(error)") }
         TerminalRestore.watchTerminationSignals(wakePipe)
         let inbox = Inbox(pipeline: pipeline, center: center, wakePipe: wakePipe)
+        // The terminal's abilities, asked once before curses starts (one 100 ms deadline; the
+        // answers never reach the key queue): the full view's pixel protocol, the colour mode
+        // and the background for half-block art.
+        let capabilities = Browser.probe(options: options, environment: environment)
         let screen: Screen
         do {
-            screen = try Screen(environment: environment, colorOverride: options.colors)
+            screen = try Screen(environment: environment, colorOverride: options.colors ?? capabilities?.colorMode)
         } catch {
             throw Failure(status: .usage, message: "\(error)")
         }
@@ -92,7 +96,7 @@ do throws(Failure) {
         var placeProblem: String?
         let browser = Browser(
             first: first, reading: options.reading, pipeline: pipeline, screen: screen, inbox: inbox,
-            options: options, environment: environment)
+            options: options, environment: environment, capabilities: capabilities)
         if options.pick { browser.app.activity = Picker.hint }
         // The remembered place: where this gallery was left (not for standard input).
         let placeDirectory = PlaceStore.directory(environment: environment)

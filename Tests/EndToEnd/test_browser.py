@@ -347,7 +347,7 @@ class BrowserTests(E2ETestCase):
         self.assertTrue(lines[y].startswith("▌"), "row of Picture 2 is not marked selected:\n" + "\n".join(lines))
         self.assertTrue(term.vitrine_pids(), "q in the full view must not quit")
 
-        # p goes back, Esc and ← also return to the table.
+        # p goes back, Esc and Backspace also return to the table (← pans in the full view).
         term.keys("Enter")
         term.wait_for(lambda lines: "Picture 2" in lines[-1] and "n/p" in lines[-1], 10, "full view of Picture 2")
         term.keys("p")
@@ -356,8 +356,8 @@ class BrowserTests(E2ETestCase):
         term.wait_for(lambda lines: re.search(r"gallery\.json\s+2/12", lines[-1]), 5, "the table with 2/12 after Esc")
         term.keys("Enter")
         term.wait_for(lambda lines: "Picture 1" in lines[-1] and "n/p" in lines[-1], 10, "full view again")
-        term.keys("Left")
-        term.wait_for(lambda lines: re.search(r"gallery\.json\s+2/12", lines[-1]), 5, "the table after ←")
+        term.keys("BSpace")
+        term.wait_for(lambda lines: re.search(r"gallery\.json\s+2/12", lines[-1]), 5, "the table after Backspace")
 
     # 6a
     def test_quit_restores_the_terminal(self):

@@ -235,6 +235,115 @@ class RealPixelTests(unittest.TestCase):
         self.assertIn("pixels: halfblock (inside tmux and tmux's allow-passthrough is off", report)
         self.assertLess(score, 24)
 
+    # The browser's full view: the photo as a gallery of one, Enter, screenshot, q, screenshot.
+    # Keys reach the browser through ptyproxy.py (its own pty inside the terminal, fed from a
+    # FIFO); its transcript says when the picture's bytes went out.
+
+    def browser_script(self, extra=()):
+        vitrine = shlex.quote(binary())
+        fifo = self.tmp / "keys"
+        os.mkfifo(fifo)
+        transcript, doctor, done = self.tmp / "transcript", self.tmp / "doctor.txt", self.tmp / "done"
+        command = " ".join([vitrine, shlex.quote(str(PHOTO)), "--no-mouse", "--no-disk-cache"] + list(extra))
+        proxy = shlex.quote(str(Path(__file__).resolve().parent / "ptyproxy.py"))
+        path = self.tmp / "browse.sh"
+        path.write_text("printf '\\033[H\\033[2J'\n%s doctor > %s 2>&1\npython3 %s %s %s -- %s 2> %s\ntouch %s\nsleep 60\n" % (
+            vitrine, doctor, proxy, fifo, transcript, command, self.tmp / "browse.err", done))
+        return path, fifo, transcript, doctor, done
+
+    def browse_full_view(self, terminal_argv, marker, enough, threshold):
+        script, fifo, transcript, doctor, done = self.browser_script()
+        self.start_terminal(terminal_argv + ["sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
+                        "the browser did not start: %s" % ((self.tmp / "browse.err").read_text()
+                                                           if (self.tmp / "browse.err").exists() else ""))
+        report = doctor.read_text()
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        # When Enter opens the full view
+        start = len(transcript.read_bytes())
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: marker in transcript.read_bytes()[start:], 20),
+                        "no picture bytes after Enter\n%s" % report)
+        cell = next(line for line in report.splitlines() if line.startswith("cell:"))
+        cw, ch = (int(v) for v in cell.split()[1].split("x"))
+        window = next(line for line in report.splitlines() if line.startswith("window:"))
+        cols, rows = (int(v) for v in window.split()[1].split("x"))
+        # The area is the screen above the status line; the picture is centred in it.
+        size = fit(2560, 1600, cols * cw, (rows - 1) * ch)
+        used_cols, used_rows = -(-size[0] // cw), -(-size[1] // ch)
+        x0, y0 = (cols - used_cols) // 2 * cw, (rows - 1 - used_rows) // 2 * ch
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  window %dx%d cells of %dx%d, picture %dx%d at %d,%d" % (cols, rows, cw, ch, size[0], size[1], x0, y0),
+                  file=sys.stderr)
+        expected = magick_rgb([str(PHOTO), "-resize", "%dx%d!" % size], *size)
+        best = (0.0, 0, 0)
+        for _ in range(12):
+            time.sleep(0.25)
+            shot = self.x.screenshot()
+            best = max(best, best_psnr_near(shot, expected, size, x0, y0))
+            if best[0] > enough:
+                break
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  full view PSNR %.1f dB at offset %d,%d" % best, file=sys.stderr)
+        # Then the screen shows the photo's real pixels in the full view
+        self.assertGreater(best[0], threshold, "PSNR %.1f dB in the full view\n%s" % (best[0], report))
+        _, bx, by = best
+        self.assertGreater(1 - dominant_share(shot, size, bx, by), 0.8, "the picture is mostly one colour")
+        # When q goes back to the gallery, nothing of the picture stays on screen
+        start = len(transcript.read_bytes())
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(lambda: b"Ga=d" in transcript.read_bytes()[start:] or b"\x1b[" in
+                                   transcript.read_bytes()[start:], 10))
+        time.sleep(1.0)
+        after = self.x.screenshot()
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            subprocess.run(["import", "-display", self.x.display, "-window", "root",
+                            os.environ["VITRINE_PIXEL_SCORES"] + "/" + self.id().split(".")[-1] + "-after-q.png"])
+        gone = psnr_at(after, expected, size, bx, by, step=2)
+        self.assertLess(gone, 16, "the picture stayed after q (PSNR %.1f dB)" % gone)
+        # The region is now mostly the terminal's background (the gallery's one row at the top).
+        self.assertGreater(dominant_share(after, size, bx, by), 0.6)
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+        return report
+
+    def test_full_view_kitty_graphics_in_kitty(self):
+        report = self.browse_full_view(
+            ["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o", "remember_window_size=no",
+             "-o", "initial_window_width=80c", "-o", "initial_window_height=30c"], b"\x1b_Ga=T", enough=40, threshold=35)
+        self.assertIn("pixels: kitty", report)
+
+    def test_full_view_sixel_in_xterm_vt340(self):
+        report = self.browse_full_view(
+            ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+             "-geometry", "80x30", "-e"], b"\x1bP", enough=27, threshold=25)
+        self.assertIn("pixels: sixel", report)
+
+
+def best_psnr_near(screen, expected, size, x0, y0, search=12):
+    """The best PSNR for offsets within `search` pixels of (x0, y0): coarse, then exact."""
+    coarse = max((psnr_at(screen, expected, size, x, y, step=6), x, y)
+                 for y in range(max(0, y0 - search), y0 + search + 1, 2)
+                 for x in range(max(0, x0 - search), x0 + search + 1, 2))
+    _, x, y = coarse
+    return max((psnr_at(screen, expected, size, xx, yy, step=2), xx, yy)
+               for yy in range(y - 2, y + 3) for xx in range(x - 2, x + 3) if xx >= 0 and yy >= 0)
+
+
+def dominant_share(screen, size, x0, y0):
+    """The share of the region's pixels (sampled every 4th) that have its most common colour."""
+    counts = {}
+    n = 0
+    for y in range(0, size[1], 4):
+        for x in range(0, size[0], 4):
+            j = ((y0 + y) * SCREEN[0] + x0 + x) * 3
+            key = bytes(screen[j:j + 3])
+            counts[key] = counts.get(key, 0) + 1
+            n += 1
+    return max(counts.values()) / max(1, n)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -24,6 +24,18 @@ struct PixelArgumentsTests {
         #expect(throws: Failure.self) { try parseArguments(["render", "a.png", "--pixels", "braille"]) }
     }
 
+    @Test("the browser takes --pixels for its full view; default auto")
+    func browserPixels() throws {
+        guard case .browse(_, let plain) = try parseArguments(["g.json"]) else { Issue.record("not browse"); return }
+        #expect(plain.pixels == .auto)
+        guard case .browse(let galleries, let options) = try parseArguments(["g.json", "--pixels", "sixel"]) else {
+            Issue.record("not browse")
+            return
+        }
+        #expect(galleries == ["g.json"] && options.pixels == .fixed(.sixel))
+        #expect(throws: Failure.self) { try parseArguments(["g.json", "-p", "ascii"]) }
+    }
+
     @Test("doctor takes --pixels and --colors; --version --verbose is doctor")
     func doctor() throws {
         #expect(try parseArguments(["doctor"]) == .doctor(DoctorOptions()))

@@ -10,6 +10,9 @@ public enum Action: Hashable, Sendable {
     case open, back, quit, quitAll
     /// Next and previous item in the full view.
     case next, previous
+    /// The full view's zoom: a step in or out of `Viewport.steps`, fit the screen, 1:1 pixels
+    /// (pans are `up`, `down`, `left`, `right` there).
+    case zoomIn, zoomOut, zoomFit, actualSize
     case retry, help, redraw
     /// List ⇄ grid.
     case toggleView

@@ -1,5 +1,6 @@
 import Gallery
 import ImagePipeline
+import TerminalGraphics
 import TerminalUI
 
 /// The browser's controller: a stack of views over one `BrowseModel`, the count typed before
@@ -51,6 +52,18 @@ public final class App {
     public private(set) var running = true
     /// Set by ^L: the wiring repaints the terminal from scratch.
     public var repaintRequested = false
+    /// The full view's pixel protocol and its context (cell pixels, background, tmux), from
+    /// `TerminalCapabilities`; nil or `.halfblock`: half blocks on the canvas.
+    public var pixels: (PixelProtocol, PresenterContext)?
+    /// Removal bytes of views that closed, for ``pixelOutputBeforeRefresh()``.
+    private var pendingPixelOutput: [UInt8] = []
+    /// The last frame repainted the terminal from scratch (^L): a kitty placement is put back
+    /// after it, a sixel or iTerm2 picture sent again.
+    private var lastDrawWasFull = false
+    /// ^L asked for a repaint the next frame makes.
+    private var repaintPending = false
+    /// Kitty image ids: each full view gets its own range.
+    private var nextKittyID: UInt32 = 1000
 
     public init(model: BrowseModel, options: Options) {
         self.model = model
@@ -112,6 +125,7 @@ public final class App {
             apply(.push(HelpView(for: top.kind)))
         case .redraw:
             repaintRequested = true
+            repaintPending = true
             needsFull = true
         case .quitAll:
             running = false
@@ -273,6 +287,10 @@ public final class App {
         case .redraw(let ids): dirty.formUnion(ids)
         case .redrawAll: needsFull = true
         case .push(let view):
+            if let image = view as? ImageView, let (p, context) = pixels, p != .halfblock {
+                image.usePixels(Presenters.make(p, context: context, firstKittyID: nextKittyID), context: context)
+                nextKittyID = nextKittyID >= 1_000_000_000 ? 1000 : nextKittyID + 1000
+            }
             view.layout(lines: lines, columns: columns)
             stack.append(view)
             needsFull = true
@@ -281,6 +299,7 @@ public final class App {
             let view = stack.removeLast()
             if let image = view as? ImageView {
                 image.close()
+                pendingPixelOutput += image.removeOutput()
                 gallery.select(id: image.item)
             }
             needsFull = true
@@ -364,6 +383,35 @@ public final class App {
         var paging: BrowseModel.Paging
     }
     private var lastInterest: InterestKey?
+    // MARK: Real pixels
+
+    /// Bytes for the terminal before curses's refresh: pictures of closed views, of views the
+    /// help covers, and stale ones (another item, a resize) come off the screen.
+    public func pixelOutputBeforeRefresh() -> [UInt8] {
+        var out = pendingPixelOutput
+        pendingPixelOutput = []
+        for (i, view) in stack.enumerated() {
+            guard let image = view as? ImageView else { continue }
+            out += i == stack.count - 1 ? image.staleOutput() : image.removeOutput()
+        }
+        return out
+    }
+
+    /// Bytes for the terminal after curses's refresh: the top full view's picture, drawn when
+    /// new, put back after a full repaint.
+    public func pixelOutputAfterRefresh() -> [UInt8] {
+        defer { lastDrawWasFull = false }
+        guard let image = top as? ImageView else { return [] }
+        return image.terminalOutput(fullRepaint: lastDrawWasFull)
+    }
+
+    /// Bytes that take every picture off the screen (at exit, before the screen closes).
+    public func pixelOutputAtExit() -> [UInt8] {
+        var out = pendingPixelOutput
+        pendingPixelOutput = []
+        for view in stack { if let image = view as? ImageView { out += image.removeOutput() } }
+        return out
+    }
 
     /// Withdraws every load (at exit).
     public func cancelAll() {
@@ -393,6 +441,8 @@ public final class App {
             let base = stack.lastIndex { !$0.isOverlay } ?? 0
             for view in stack[base...] { view.draw(on: canvas, items: nil) }
             drew = true
+            lastDrawWasFull = repaintPending
+            repaintPending = false
             lastStatus = nil
         } else if !dirty.isEmpty || viewDirty, !top.isOverlay {
             top.draw(on: canvas, items: dirty)

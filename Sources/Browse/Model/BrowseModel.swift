@@ -37,6 +37,9 @@ public final class BrowseModel {
     public var loadMore: () -> Void = {}
     /// Colour mode the art is rendered in.
     public let colorMode: ColorMode
+    /// What transparency in the art shows: the terminal's background, its colour when the
+    /// terminal told it (OSC 11, from `TerminalCapabilities`).
+    public var background: Background = .terminalDefault
     public private(set) var spinner: Spinner
     /// The search query (`/`) and its matches; nil: no search.
     public private(set) var search: String?
@@ -136,7 +139,8 @@ public final class BrowseModel {
         if let cached = art[id], cached.columns == columns, cached.rows == rows { return cached.grid }
         let size = HalfBlockRenderer.fittedSize(
             imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, maxColumns: columns, maxRows: rows)
-        let grid = HalfBlockRenderer.render(image.bitmap, columns: size.columns, rows: size.rows, options: RenderOptions(colorMode: colorMode))
+        let grid = HalfBlockRenderer.render(
+            image.bitmap, columns: size.columns, rows: size.rows, options: RenderOptions(colorMode: colorMode, background: background))
         art[id] = (columns, rows, grid)
         return grid
     }

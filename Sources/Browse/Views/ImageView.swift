@@ -1,14 +1,21 @@
 import Gallery
 import HalfBlock
 import ImagePipeline
+import TerminalGraphics
 import TerminalUI
 
 /// The full-size view of one item: the image fitted to the screen, decoded at the size the
-/// screen needs (twice the half-block grid), with `n` / `p` stepping through the list in the
-/// order the gallery shows it (filter and sort included).
+/// screen needs, with `n` / `p` stepping through the list in the order the gallery shows it
+/// (filter and sort included).
 ///
-/// Its state (`item`, `phase`, the requested box) is what a zoom and pan, or a pixel
-/// presenter, would extend; drawing goes through `draw(on:items:)` alone.
+/// Two ways to the screen. Half blocks (the default, and every terminal without a pixel
+/// protocol): the image is decoded at twice the half-block grid and drawn on the canvas like
+/// any text. Real pixels (``usePixels(_:context:)``: kitty, sixel, iTerm2): the image is
+/// decoded for the area's pixels (cells times the cell's pixel size), the canvas only clears
+/// the area, and ``terminalOutput(fullRepaint:)`` hands the presenter's bytes to the wiring,
+/// which writes them after curses's refresh (never inside it). The picture is taken off the
+/// screen (``removeOutput()``) when the view is left or covered, when the next image comes and
+/// when the screen is resized; kitty's placement is put back after a full repaint.
 @MainActor
 public final class ImageView: BrowseView {
     /// The image's state.
@@ -28,7 +35,26 @@ public final class ImageView: BrowseView {
     /// Pixel box the image was requested at.
     private var requested = PixelBox(width: 0, height: 0)
     private var grid: CellGrid?
+    /// Where a zoomed grid goes (cells from the top-left); nil: centred.
+    private var gridOffset: (columns: Int, rows: Int)?
     private var lines = 24, columns = 80
+    /// The pixel presenter (nil: half blocks on the canvas) and its terminal's cell size.
+    private var presenter: (any ImagePresenter)?
+    private var context: PresenterContext?
+    /// Bumped whenever what the picture shows changes (a load, another item, a resize).
+    private var generation = 0
+    /// What the presenter has on screen: the generation, the area, and the bytes that drew it
+    /// (re-sent after a full repaint by protocols whose pictures live in the cells).
+    private var shown: (generation: Int, area: CellArea, bytes: [UInt8])?
+    /// The picture for the current generation, cut and fitted for the presenter.
+    private var picture: (generation: Int, pixels: RGBAImage, area: CellArea)?
+    /// Zoom and pan over the loaded image (nil until it loads); see `Viewport`.
+    public private(set) var viewport: Viewport?
+    /// The full-resolution decode in flight for a zoom step that needs more detail than the
+    /// screen's decode has.
+    public private(set) var detailTicket: ImagePipeline.Ticket?
+    /// The largest decode asked for a zoom step, in pixels (48 MB of RGBA at most).
+    static let maxDetailPixels = 12_000_000
 
     public init(model: BrowseModel, item: ItemID) {
         self.model = model
@@ -37,13 +63,32 @@ public final class ImageView: BrowseView {
 
     public var kind: ViewKind { .image }
 
-    /// The pixel box for the screen: twice the half-block grid of the whole screen.
-    var pixelBox: PixelBox { PixelBox(width: max(1, columns) * 2, height: max(1, lines - 1) * 4) }
+    /// Draws with `presenter` (a pixel protocol) instead of half blocks; `context` gives the
+    /// cell size in pixels. Call before the first layout.
+    public func usePixels(_ presenter: any ImagePresenter, context: PresenterContext) {
+        self.presenter = presenter
+        self.context = context
+    }
+
+    /// The protocol the picture is drawn with.
+    public var pixelProtocol: PixelProtocol { presenter?.pixelProtocol ?? .halfblock }
+
+    /// The pixel box for the screen: with a pixel presenter the area's pixels (cells times the
+    /// cell's pixel size: never more than the screen shows); with half blocks twice the
+    /// half-block grid of the whole screen.
+    var pixelBox: PixelBox {
+        if let context {
+            return PixelBox(width: max(1, columns) * context.cellWidth, height: max(1, lines - 1) * context.cellHeight)
+        }
+        return PixelBox(width: max(1, columns) * 2, height: max(1, lines - 1) * 4)
+    }
 
     public func layout(lines: Int, columns: Int) {
         self.lines = max(1, lines)
         self.columns = max(1, columns)
         grid = nil
+        generation += 1
+        viewport?.resize(columns: self.columns, rows: max(1, self.lines - 1))
         let box = pixelBox
         // The first layout loads; a screen larger than the one requested for loads again.
         if requested.width == 0 {
@@ -53,15 +98,19 @@ public final class ImageView: BrowseView {
         }
     }
 
-    /// Withdraws the load in flight (the view is closing).
+    /// Withdraws the loads in flight (the view is closing).
     public func close() {
         if let ticket { model.loader.cancel(ticket) }
+        if let detailTicket { model.loader.cancel(detailTicket) }
         ticket = nil
+        detailTicket = nil
     }
 
     private func load(reload: Bool) {
         close()
         grid = nil
+        generation += 1
+        viewport = nil
         let entry = model.items[item.index]
         guard let url = entry.imageURL ?? entry.thumbnailURL else {
             phase = .noImage
@@ -71,7 +120,7 @@ public final class ImageView: BrowseView {
         requested = box
         let request = ImageRequest(url: url, maxPixelWidth: box.width, maxPixelHeight: box.height, reload: reload)
         switch model.loader.load(request, priority: -1) {
-        case .cached(let image): phase = .loaded(image)
+        case .cached(let image): loaded(image)
         case .started(let t):
             ticket = t
             phase = .loading
@@ -80,18 +129,176 @@ public final class ImageView: BrowseView {
 
     /// Applies a finished load; false when it is not this view's.
     public func apply(_ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>) -> Bool {
+        if ticket == detailTicket {
+            detailTicket = nil
+            // A failed detail decode keeps the screen's decode (the zoom stays, coarser).
+            if case .success(let image) = result { loaded(image) }
+            return true
+        }
         guard ticket == self.ticket else { return false }
         self.ticket = nil
         switch result {
-        case .success(let image): phase = .loaded(image)
+        case .success(let image): loaded(image)
         case .failure(let error): phase = .failed(error)
         }
         grid = nil
+        generation += 1
         return true
+    }
+
+    /// Takes a decode of the item: the screen's or a detail decode (the viewport is kept when
+    /// the image is the same).
+    private func loaded(_ image: DecodedImage) {
+        phase = .loaded(image)
+        grid = nil
+        generation += 1
+        let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+        if viewport?.image != source {
+            viewport = Viewport(image: source, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
+        }
+    }
+
+    /// A cell's pixels for the viewport: the terminal's with a pixel presenter, a half block's
+    /// two pixels (1x2) with half blocks, so 1:1 is one image pixel per half block.
+    var cellPixels: PixelSize {
+        context.map { PixelSize(width: $0.cellWidth, height: $0.cellHeight) } ?? PixelSize(width: 1, height: 2)
+    }
+
+    // MARK: Zoom and pan
+
+    /// Applies a zoom or pan action to the viewport; a step that needs more detail than the
+    /// decode in memory asks for the full-resolution decode (through the pipeline, off the main
+    /// thread: its answer arrives like any load's) and is drawn from what is there meanwhile.
+    func zoom(_ action: Action, count: Int) -> Reaction {
+        guard var v = viewport, case .loaded(let image) = phase else { return .none }
+        let before = v
+        switch action {
+        case .zoomIn: for _ in 0..<count { v.zoomIn() }
+        case .zoomOut: for _ in 0..<count { v.zoomOut() }
+        case .zoomFit: v.fit()
+        case .actualSize: v.actualSize()
+        case .up, .down: v.pan(columns: 0, rows: (action == .up ? -1 : 1) * count * max(1, v.rows / 8))
+        case .left, .right: v.pan(columns: (action == .left ? -1 : 1) * count * max(1, v.columns / 8), rows: 0)
+        default: return .none
+        }
+        guard v != before else { return .none }
+        viewport = v
+        grid = nil
+        generation += 1
+        requestDetailIfNeeded(image, scale: v.scale)
+        return .redrawAll
+    }
+
+    /// Asks for a decode at the resolution `scale` needs when the one in memory has less (the
+    /// whole image at full size, at most ``maxDetailPixels``).
+    private func requestDetailIfNeeded(_ image: DecodedImage, scale: Double) {
+        guard detailTicket == nil, image.sourceWidth > 0, image.sourceHeight > 0 else { return }
+        let have = Double(image.bitmap.width) / Double(image.sourceWidth)
+        guard scale > have * 1.01, image.bitmap.width < image.sourceWidth else { return }
+        let entry = model.items[item.index]
+        guard let url = entry.imageURL ?? entry.thumbnailURL else { return }
+        let limit = min(1, (Double(Self.maxDetailPixels) / Double(image.sourceWidth * image.sourceHeight)).squareRoot())
+        let width = max(1, Int(Double(image.sourceWidth) * limit)), height = max(1, Int(Double(image.sourceHeight) * limit))
+        guard width > image.bitmap.width else { return }
+        let request = ImageRequest(url: url, maxPixelWidth: width, maxPixelHeight: height)
+        switch model.loader.load(request, priority: -1) {
+        case .cached(let detail): loaded(detail)
+        case .started(let t): detailTicket = t
+        }
+    }
+
+    /// The frame's pixels and where they go (cells from the area's top-left), cut from the
+    /// decode in memory; nil at fit with half blocks (drawn by the fitted render as before).
+    private func zoomedPixels(_ image: DecodedImage) -> (pixels: RGBAImage, offset: (columns: Int, rows: Int))? {
+        guard let viewport else { return nil }
+        let frame = viewport.frame
+        return (frame.pixels(from: image.bitmap, imageSize: viewport.image), frame.offset)
+    }
+
+    // MARK: Real pixels
+
+    /// The row's thumbnail while the full image loads (shown scaled to the screen, then
+    /// replaced), nil when it has none in memory.
+    var preview: DecodedImage? {
+        guard case .loading = phase, case .loaded(let thumbnail) = model.thumbnails.phase(item) else { return nil }
+        return thumbnail
+    }
+
+    /// What is drawn: the decode, or the thumbnail while the decode loads.
+    private var shownImage: (image: DecodedImage, isPreview: Bool)? {
+        if case .loaded(let image) = phase { return (image, false) }
+        return preview.map { ($0, true) }
+    }
+
+    /// The picture for the presenter: the decode cut by the viewport, and the cells it covers
+    /// (centred in the area above the status line at fit); the thumbnail fitted while loading.
+    private func currentPicture() -> (pixels: RGBAImage, area: CellArea)? {
+        guard let context, let (image, isPreview) = shownImage else { return nil }
+        let key = isPreview ? -generation : generation
+        if let picture, picture.generation == key { return (picture.pixels, picture.area) }
+        let height = max(1, lines - 1)
+        let fitted: (pixels: RGBAImage, offset: (columns: Int, rows: Int))?
+        if isPreview {
+            let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+            let frame = Viewport(image: source, columns: columns, rows: height, cell: cellPixels).frame
+            fitted = (frame.pixels(from: image.bitmap, imageSize: source), frame.offset)
+        } else {
+            fitted = zoomedPixels(image)
+        }
+        guard let (pixels, offset) = fitted else { return nil }
+        let used = (
+            columns: min(columns, (pixels.width + context.cellWidth - 1) / context.cellWidth),
+            rows: min(height, (pixels.height + context.cellHeight - 1) / context.cellHeight))
+        let area = CellArea(origin: (offset.columns, offset.rows), columns: used.columns, rows: used.rows)
+        picture = (key, pixels, area)
+        return (pixels, area)
+    }
+
+    /// The bytes to write to the terminal after curses's refresh: the presenter's picture when
+    /// it changed (the old one removed first), the kitty placement again or the cells' picture
+    /// again after a full repaint (`fullRepaint`: the view was drawn whole, which may have
+    /// cleared the terminal), nothing otherwise. Empty with half blocks.
+    public func terminalOutput(fullRepaint: Bool) -> [UInt8] {
+        guard presenter != nil else { return [] }
+        guard let (pixels, area) = currentPicture() else { return removeOutput() }
+        if let shown, shown.generation == pictureKey, shown.area == area {
+            guard fullRepaint else { return [] }
+            if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
+            return shown.bytes
+        }
+        var out = removeOutput()
+        let bytes = presenter!.show(pixels, in: area)
+        shown = (pictureKey, area, bytes)
+        out += bytes
+        return out
+    }
+
+    /// The bytes that take a stale picture off the screen (another item, a resize, a load that
+    /// replaced it), to be written before curses's refresh: a sixel or iTerm2 picture is blanked
+    /// with ECH, which must not land on text curses has just drawn. Empty when nothing is stale.
+    public func staleOutput() -> [UInt8] {
+        guard shown != nil, presenter != nil else { return [] }
+        // A new picture over exactly the same cells (the decode replacing the thumbnail, a pan)
+        // replaces the old one in the same write after the refresh: no blank frame between.
+        if let current = currentPicture(), current.area == shown?.area { return [] }
+        return removeOutput()
+    }
+
+    /// Identifies the picture drawn: the generation, negative for the thumbnail preview.
+    private var pictureKey: Int { shownImage?.isPreview == true ? -generation : generation }
+
+    /// The bytes that take the picture off the screen (the view is left, covered by the help,
+    /// or exits); empty when none is shown. Write them before curses's refresh.
+    public func removeOutput() -> [UInt8] {
+        guard let area = shown?.area, presenter != nil else { return [] }
+        shown = nil
+        return presenter!.remove(from: area)
     }
 
     public func handle(_ action: Action, count: Int?) -> Reaction {
         switch action {
+        case .zoomIn, .zoomOut, .zoomFit, .actualSize, .up, .down, .left, .right:
+            return zoom(action, count: max(1, min(count ?? 1, 1000)))
         case .back:
             close()
             return .pop
@@ -123,13 +330,39 @@ public final class ImageView: BrowseView {
         var art: CellGrid?
         var message: (String, Screen.Role)?
         switch phase {
+        case .loaded where presenter != nil:
+            // Real pixels: the canvas keeps the area blank; the presenter draws over it.
+            break
+        case .loaded(let image) where viewport.map({ $0.zoom != .fit }) ?? false:
+            // Zoomed: the frame cut from the decode, one half-block pixel per pixel.
+            if grid == nil, let (pixels, offset) = zoomedPixels(image) {
+                let rendered = HalfBlockRenderer.render(
+                    pixels, columns: max(1, pixels.width), rows: max(1, (pixels.height + 1) / 2),
+                    options: RenderOptions(colorMode: model.colorMode, background: model.background))
+                grid = rendered
+                gridOffset = offset
+            }
+            art = grid
         case .loaded(let image):
+            gridOffset = nil
             if grid == nil {
                 let fitted = HalfBlockRenderer.fittedSize(
                     imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: height)
-                grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: RenderOptions(colorMode: model.colorMode))
+                grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: RenderOptions(colorMode: model.colorMode, background: model.background))
             }
             art = grid
+        case .loading where preview != nil && presenter != nil:
+            // The thumbnail in pixels is the presenter's; the status line says it is loading.
+            break
+        case .loading where preview != nil:
+            // The row's thumbnail scaled to the screen until the decode arrives.
+            let thumbnail = preview!
+            let fitted = HalfBlockRenderer.fittedSize(
+                imageWidth: thumbnail.sourceWidth, imageHeight: thumbnail.sourceHeight, maxColumns: columns, maxRows: height)
+            art = HalfBlockRenderer.render(
+                thumbnail.bitmap, columns: fitted.columns, rows: fitted.rows,
+                options: RenderOptions(colorMode: model.colorMode, background: model.background))
+            gridOffset = nil
         case .loading:
             message = ("loading…", .spinner)
         case .failed(let error):
@@ -140,8 +373,8 @@ public final class ImageView: BrowseView {
         }
         // Every line is rewritten in place (never cleared first), so only changed cells reach
         // the terminal.
-        let top = art.map { (height - $0.rows) / 2 } ?? 0
-        let left = art.map { (columns - $0.columns) / 2 } ?? 0
+        let top = art.map { gridOffset?.rows ?? (height - $0.rows) / 2 } ?? 0
+        let left = art.map { gridOffset?.columns ?? (columns - $0.columns) / 2 } ?? 0
         for y in 0..<height {
             if let art, y >= top, y < top + art.rows {
                 canvas.clear(y: y, x: 0, width: left)
@@ -165,12 +398,29 @@ public final class ImageView: BrowseView {
         if case .loaded(let image) = phase { size = "\(image.sourceWidth) × \(image.sourceHeight)" }
         let url = (entry.imageURL ?? entry.thumbnailURL)?.absoluteString ?? ""
         let position = (model.list.position(of: item) ?? 0) + 1
-        let right = "\(position)/\(model.list.count)  n/p q"
+        let loading = preview != nil ? "\(model.spinner.glyph) loading  " : ""
+        let right = "\(loading)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
         // at its end stays visible.
         let head = " \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
         let room = columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
         return (head + Self.middleTruncated(url, columns: room), right)
+    }
+
+    /// The zoom for the status line: `fit 25%` at fit, else ``Viewport/statusText`` (`200% ·
+    /// 1600,1200 800x600 of 4000x3000`), with `…` while the detail decode loads.
+    var zoomText: String? {
+        guard let viewport, case .loaded(let image) = phase else { return nil }
+        let loading = detailTicket == nil ? "" : " …"
+        guard viewport.zoom == .fit else { return viewport.statusText + loading }
+        // Half blocks at fit are drawn by the fitted render, which may enlarge a small image.
+        var scale = viewport.scale
+        if presenter == nil {
+            let fitted = HalfBlockRenderer.fittedSize(
+                imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: max(1, lines - 1))
+            scale = Double(fitted.columns) / Double(max(1, image.sourceWidth))
+        }
+        return "fit \(Int((scale * 100).rounded()))%" + loading
     }
 
     /// `text` cut to `columns` by replacing its middle with "…" (URLs: keep host and file name).

@@ -1,0 +1,162 @@
+import Foundation
+import HalfBlock
+import ImagePipeline
+import TerminalGraphics
+import TerminalUI
+import Testing
+
+@testable import Browse
+
+/// The full view with a pixel presenter: what it asks to decode, what it writes around curses's
+/// refresh, and when the picture comes off the screen. Checked on the test canvas with the
+/// presenters' real bytes (kitty's commands, sixel's DCS, ECH blanking).
+@Suite("Full view: real pixels")
+@MainActor
+struct FullViewPixelsTests {
+    static let context = PresenterContext(cellWidth: 10, cellHeight: 20)
+
+    /// A harness whose full view draws with `p`, and an opaque 400x300 decode for it.
+    func harness(_ p: PixelProtocol, lines: Int = 24, columns: Int = 80) -> Harness {
+        let h = Harness(count: 5, lines: lines, columns: columns)
+        h.app.pixels = (p, Self.context)
+        return h
+    }
+
+    static let photo: DecodedImage = {
+        var pixels = [UInt8](repeating: 255, count: 400 * 300 * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8(i / 4 % 400 * 255 / 399) }
+        return DecodedImage(bitmap: RGBAImage(width: 400, height: 300, pixels: pixels), sourceWidth: 4000, sourceHeight: 3000)
+    }()
+
+    /// One loop turn as the wiring runs it: bytes before the refresh, the frame, bytes after.
+    func turn(_ h: Harness) -> (before: String, after: String) {
+        h.app.updateInterest()
+        let before = h.app.pixelOutputBeforeRefresh()
+        h.app.draw(on: h.canvas)
+        let after = h.app.pixelOutputAfterRefresh()
+        return (String(decoding: before, as: UTF8.self), String(decoding: after, as: UTF8.self))
+    }
+
+    func openAndLoad(_ h: Harness) -> ImageView {
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let ticket = view.ticket!
+        _ = turn(h)
+        h.app.apply(ticket, .success(Self.photo))
+        return view
+    }
+
+    @Test("kitty: decoded for the area's pixels, drawn after the refresh once, put back after ^L, deleted on q")
+    func kitty() {
+        let h = harness(.kitty)
+        let view = openAndLoad(h)
+        // The request is the area's pixels: 80x23 cells of 10x20 pixels.
+        let request = h.loader.requested.last!
+        #expect(request.priority == -1 && request.width == 800 && request.height == 460)
+        let first = turn(h)
+        #expect(first.before.isEmpty)
+        // 4000x3000 fitted in 800x460: 613x460 (a=T, RGB since opaque), centred: 62 columns
+        // wide, column 9, rows 0-22.
+        #expect(first.after.contains("\u{1B}_Ga=T,f=24,s=613,v=460,i=1000,p=1,C=1"))
+        #expect(first.after.hasPrefix("\u{1B}7\u{1B}[1;10H"))
+        // The canvas keeps the area blank: no half-block art under the picture.
+        #expect(h.canvas.cells.prefix(23).joined().allSatisfy { $0.background == .terminalDefault && $0.glyph == " " })
+        #expect(view.pixelProtocol == .kitty)
+        // Nothing changed: nothing is written again.
+        h.app.handle(.character("x"))
+        #expect(turn(h) == ("", ""))
+        // ^L repaints from scratch: the placement goes back without its pixels.
+        h.app.handle(.control("L"))
+        let repaint = turn(h)
+        #expect(repaint.after.contains("a=p,i=1000,p=1") && !repaint.after.contains("a=T"))
+        // q: the image and its data are deleted before the gallery is drawn.
+        h.app.handle(.character("q"))
+        let back = turn(h)
+        #expect(back.before == "\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\")
+        #expect(back.after.isEmpty)
+        #expect(h.app.top === h.gallery)
+    }
+
+    @Test("sixel: the next image blanks the old picture before the refresh; the help covers it; a resize redraws it")
+    func sixel() {
+        let h = harness(.sixel)
+        _ = openAndLoad(h)
+        let first = turn(h)
+        #expect(first.after.contains("\u{1B}Pq") || first.after.contains("\u{1B}P0;0;0q") || first.after.contains("q\""))
+        // n: the old picture's cells are blanked (ECH per row) before curses draws, and the
+        // next image loads: nothing is drawn until it arrives.
+        h.app.handle(.character("n"))
+        let next = turn(h)
+        #expect(next.before.contains("\u{1B}[62X"))
+        #expect(next.after.isEmpty)
+        let view = h.app.top as! ImageView
+        h.app.apply(view.ticket!, .success(Self.photo))
+        #expect(turn(h).after.contains("\u{1B}P"))
+        // The help covers the view: the picture goes first, and comes back when the help closes.
+        h.app.handle(.character("?"))
+        let help = turn(h)
+        #expect(help.before.contains("\u{1B}[62X") && help.after.isEmpty)
+        #expect(h.canvas.text.contains("Vitrine keys"))
+        h.app.handle(.character("x"))
+        #expect(turn(h).after.contains("\u{1B}P"))
+        // A resize: the old area is blanked, the picture drawn again for the new size (40x11
+        // cells: 400x220 pixels, the 4:3 image 293x220, 30 columns from column 5).
+        h.canvas.resize(lines: 12, columns: 40)
+        h.app.layout(lines: 12, columns: 40)
+        let resized = turn(h)
+        #expect(resized.before.contains("\u{1B}[62X"))
+        #expect(resized.after.hasPrefix("\u{1B}7\u{1B}[1;6H"))
+        // Exit takes it off.
+        #expect(String(decoding: h.app.pixelOutputAtExit(), as: UTF8.self).contains("\u{1B}[30X"))
+        #expect(h.app.pixelOutputAtExit().isEmpty)
+    }
+
+    @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
+    func thumbnailFirst() {
+        // Half blocks: the thumbnail's art fills the screen and the status says it is loading.
+        let h = Harness(count: 5)
+        h.finishLoads()
+        h.app.handle(.enter)
+        h.frame()
+        let view = h.app.top as! ImageView
+        #expect(view.preview != nil)
+        let coloured = h.canvas.cells.prefix(23).joined().filter { $0.background != .terminalDefault }.count
+        #expect(coloured > 50 * 20)
+        #expect(h.status.contains("loading") && !h.canvas.text.contains("loading…"))
+        h.app.apply(view.ticket!, .success(Self.photo))
+        h.frame()
+        #expect(view.preview == nil && !h.status.contains("loading") && h.status.contains("fit "))
+
+        // Kitty: the thumbnail (640x480 source) goes up fitted to the area's pixels; the decode
+        // replaces it in the same cells: no blanking before the refresh, the old image deleted
+        // in the same write as the new one.
+        let k = harness(.kitty)
+        k.finishLoads()
+        k.app.handle(.enter)
+        let kview = k.app.top as! ImageView
+        let first = turn(k)
+        #expect(first.after.contains("a=T,f=24,s=613,v=460,i=1000"))
+        k.app.apply(kview.ticket!, .success(Self.photo))
+        let replaced = turn(k)
+        #expect(replaced.before.isEmpty)
+        #expect(replaced.after.hasPrefix("\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\"))
+        #expect(replaced.after.contains("a=T,f=24,s=613,v=460,i=1001"))
+        // Spinner ticks while loading are full frames but send nothing again.
+        k.app.tick()
+        #expect(turn(k) == ("", ""))
+    }
+
+    @Test("half blocks: nothing is written outside the canvas; the picture is drawn in cells")
+    func halfBlocks() {
+        let h = harness(.halfblock)
+        let view = openAndLoad(h)
+        let first = turn(h)
+        #expect(first == ("", ""))
+        #expect(view.pixelProtocol == .halfblock)
+        // Top and bottom pixels agree in the test picture: cells of background colour.
+        let coloured = h.canvas.cells.prefix(23).joined().filter { $0.background != .terminalDefault }.count
+        #expect(coloured > 40 * 20)
+        // The half-block decode box: twice the grid.
+        #expect(h.loader.requested.last!.width == 160 && h.loader.requested.last!.height == 92)
+    }
+}

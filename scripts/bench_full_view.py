@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Times the browser's full view on a pseudo-terminal: Enter to the picture's last byte, per
+pixel protocol, and one zoom/pan step, for a 4000x3000 JPEG on disk.
+
+    python3 scripts/bench_full_view.py [--bin .build/release/vitrine] [--runs 15]
+
+The browser runs on a pty of 120x40 cells of 10x20 pixels (TIOCGWINSZ), with `--pixels P`
+forced, so no terminal answers are awaited; what is timed is Vitrine's side (decode, cut,
+encode, write) up to the last byte of the picture read from the pty, not a terminal painting
+it. Each protocol runs twice: with `--memory-cache 0` (every Enter decodes the file, as for an
+image in the disk cache) and with the memory cache (every Enter after the first is a hit). The
+zoom/pan step: at 1:1 (`=`, after the full-size decode arrived) `l` and `h` alternately, key to
+last byte. Protocols are interleaved run by run. Prints medians and p99 in ms."""
+
+import argparse
+import fcntl
+import os
+import pty
+import re
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PHOTO = Path("/usr/share/backgrounds/mate/nature/LadyBird.jpg")
+COLS, ROWS, CW, CH = 120, 40, 10, 20
+
+def picture_end(protocol, count=1):
+    """A function (buffer, start) -> bool: the `count`th picture of the protocol after `start`
+    has fully arrived (its last sequence, then DECRC, ESC 8); half blocks: the full view's
+    status line with its zoom ("fit N%", shown once the decode is drawn)."""
+    if protocol == "halfblock":
+        return lambda buf, start: buf.find(b"fit ", start) >= 0
+    opening = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "iterm": b"\x1b]1337;File="}[protocol]
+
+    def done(buf, start):
+        i = start
+        for _ in range(count):
+            i = buf.find(opening, i)
+            if i < 0:
+                return False
+            i += len(opening)
+        if protocol == "kitty":
+            header_end = buf.find(b";", i)
+            if header_end < 0:
+                return False
+            if b"m=1" in buf[i:header_end]:
+                i = buf.find(b"m=0", i)
+                if i < 0:
+                    return False
+        return buf.find(b"\x1b8", i) >= 0
+    return done
+
+
+def contains(needle):
+    return lambda buf, start: buf.find(needle, start) >= 0
+
+
+class Browser:
+    def __init__(self, binary, image, pixels, memory):
+        args = [binary, str(image), "--no-disk-cache", "--no-mouse", "--pixels", pixels]
+        if not memory:
+            args += ["--memory-cache", "0"]
+        env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.pop("TMUX", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execvpe(args[0], args, env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, COLS * CW, ROWS * CH))
+        self.buf = bytearray()
+        self.wait_for(contains(b"? help"), 20)
+        time.sleep(0.3)
+        self.drain()
+
+    def drain(self):
+        while select.select([self.fd], [], [], 0.05)[0]:
+            try:
+                self.buf += os.read(self.fd, 1 << 20)
+            except OSError:
+                break
+
+    def wait_for(self, done, timeout, start=0):
+        deadline = time.monotonic() + timeout
+        check = True
+        while not (check and done(self.buf, start)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("not done after %d bytes" % (len(self.buf) - start))
+            check = False
+            if select.select([self.fd], [], [], left)[0]:
+                chunk = os.read(self.fd, 1 << 20)
+                self.buf += chunk
+                # Look again only when an end could have arrived (the pty gives 4 KB reads).
+                check = b"\x1b8" in self.buf[-len(chunk) - 2:] or b"fit " in self.buf[-len(chunk) - 4:] \
+                    or b"? help" in self.buf[-len(chunk) - 6:]
+
+    def timed(self, key, done, timeout=20):
+        start = len(self.buf)
+        t0 = time.perf_counter()
+        os.write(self.fd, key)
+        self.wait_for(done, timeout, start)
+        return (time.perf_counter() - t0) * 1000
+
+    def timed_quiet(self, key, quiet=0.05, timeout=20):
+        """Key to the last byte before `quiet` s without output (half blocks: curses's frame)."""
+        t0 = time.perf_counter()
+        os.write(self.fd, key)
+        last = None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if select.select([self.fd], [], [], quiet)[0]:
+                self.buf += os.read(self.fd, 1 << 20)
+                last = time.perf_counter()
+            elif last is not None:
+                break
+        return ((last or time.perf_counter()) - t0) * 1000
+
+    def close(self):
+        os.write(self.fd, b"Q")
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def p99(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=str(REPO / ".build" / "release" / "vitrine"))
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--pans-only", action="store_true")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
+    image = tmp / "photo-4000x3000.jpg"
+    subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)
+    protocols = ["kitty", "sixel", "iterm", "halfblock"]
+    results = {}
+    for memory in (() if args.pans_only else (False, True)):
+        browsers = {p: Browser(args.bin, image, p, memory) for p in protocols}
+        for _ in range(args.runs):
+            for p, b in browsers.items():
+                # Without a memory hit the row's thumbnail is drawn first, then the decode.
+                hit = memory and len(results.get((p, memory), [])) > 0
+                results.setdefault((p, memory), []).append(b.timed(b"\r", picture_end(p, 1 if hit else 2)))
+                time.sleep(0.05)
+                b.timed(b"q", contains(b"? help"))
+                time.sleep(0.05)
+        for b in browsers.values():
+            b.close()
+    print("Enter to the last byte, 4000x3000 JPEG, 120x40 cells of 10x20 px (ms):")
+    for (p, memory), xs in results.items():
+        print("  %-9s %-14s p50 %7.1f  p99 %7.1f  (n=%d)" % (p, "memory hit" if memory else "decode (file)",
+                                                          statistics.median(xs), p99(xs), len(xs)))
+    # One zoom/pan step at 1:1, the full-size decode in memory.
+    print("One pan step at 1:1 (l / h alternately), key to the last byte (ms):")
+    steps = {}
+    # One browser at a time here (with four alive at once the kitty one vanished once in this
+    # phase, not understood yet).
+    for p in protocols:
+        b = Browser(args.bin, image, p, True)
+        b.timed(b"\r", picture_end(p, 2))
+        os.write(b.fd, b"=")
+        # The full-size decode (4000x3000) arrives in the background: let it land.
+        time.sleep(3)
+        b.drain()
+        for i in range(args.runs * 4):
+            key = b"l" if i % 2 == 0 else b"h"
+            if p == "halfblock":
+                steps.setdefault(p, []).append(b.timed_quiet(key))
+            else:
+                steps.setdefault(p, []).append(b.timed(key, picture_end(p), timeout=10))
+        b.close()
+    for p, xs in steps.items():
+        print("  %-9s p50 %6.1f  p99 %6.1f  (n=%d)" % (p, statistics.median(xs), p99(xs), len(xs)))
+
+
+if __name__ == "__main__":
+    main()
