@@ -13,8 +13,13 @@ func temporaryDirectory() throws -> URL {
 /// Names of the files in `dir`.
 /// The files in `dir` other than the cache's own bookkeeping (running totals and their lock).
 func fileNames(in dir: URL) -> [String] {
+    // Not the running totals, their lock, nor the totals' own temporary file, which the
+    // start-up sweep may be writing in the background at the moment the folder is listed.
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
-        .filter { $0 != DiskCacheTotals.fileName && $0 != DiskCacheTotals.lockName }.sorted()
+        .filter {
+            $0 != DiskCacheTotals.fileName && $0 != DiskCacheTotals.lockName
+                && !$0.hasPrefix(DiskCacheTotals.fileName + ".")
+        }.sorted()
 }
 
 /// Polls `condition` every 2 ms for up to `seconds`, sleeping the task (not blocking a thread of
