@@ -85,7 +85,7 @@ def fetch(bench, pattern, count, env, conns, extra=()):
     out = subprocess.run([bench, "fetch-thumbnails", pattern, "--count", str(count), *extra], capture_output=True,
                          text=True, env=env, timeout=300)
     if out.returncode != 0:
-        raise RuntimeError(out.stderr)
+        raise RuntimeError("%s exited with %d:\n%s" % (bench, out.returncode, out.stderr))
     wall, cpu, failures = out.stdout.split()
     return float(wall), float(cpu), int(failures), conns() - before
 
@@ -116,7 +116,7 @@ def main():
     (root / "flags").mkdir(parents=True)
     (root / "flags" / "fr.png").write_bytes((DEMO / "flags" / "fr.png").read_bytes())
 
-    kinds = ("http", "https", "http bytes", "https bytes")
+    kinds = ("http", "https", "nginx http", "http bytes", "https bytes", "nginx http bytes")
     results = {name: {"idle": [], **{k: [] for k in kinds}} for name, _ in builds}
     slow = GalleryServer(root, tmp / "slow.log", delay=30, max_seconds=1800)
     fast = GalleryServer(root, tmp / "fast.log", max_seconds=1800, extra_args=["--log-times", "--log-connections"])
@@ -143,6 +143,10 @@ def main():
                     conns = len({l.split()[1] for l in nginx.log()[nginx_before:]})
                     protocols = sorted({l.split()[0] for l in nginx.log()[nginx_before:]})
                     results[name]["https" + suffix].append((*r[:3], conns, "/".join(protocols)))
+                    nginx_before = len(nginx.log())
+                    r = fetch(bench, nginx.http_url("img/{i}/flags/fr.png"), args.count, env, lambda: 0, extra)
+                    conns = len({l.split()[1] for l in nginx.log()[nginx_before:]})
+                    results[name]["nginx http" + suffix].append((*r[:3], conns))
         files = []
         for i in range(args.count):
             link = tmp / ("v%d.png" % i)
@@ -172,7 +176,13 @@ def main():
             rs = results[name][kind]
             walls = [r[0] * 1000 for r in rs]
             cpu = med([r[1] for r in rs])
-            label = ("http/1.1" if kind.startswith("http ") or kind == "http" else "https (%s)" % rs[0][4]) + (
+            if kind.startswith("nginx"):
+                label = "http/1.1 from nginx"
+            elif kind.startswith("http ") or kind == "http":
+                label = "http/1.1 from galleryserver.py"
+            else:
+                label = "https (%s) from nginx" % rs[0][4]
+            label += (
                 ", bytes only (fetchData)" if kind.endswith("bytes") else ", thumbnails (load + decode)")
             print("| %s | %s | %.0f (%s) | %.2f | %.3f | %s | %s |" % (
                 name, label, med(walls), ", ".join("%.0f" % w for w in walls), cpu, cpu * 1000 / args.count,

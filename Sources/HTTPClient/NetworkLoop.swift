@@ -72,6 +72,8 @@ final class NetworkLoop {
             return inbox.submissions
         }
         for submission in late { Engine.deliver(submission.completion, .failure(.shutDown)) }
+        Engine.running.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(engine)) }
+        engine.loopEnded.signal()
         // curl_multi_cleanup runs in Engine.deinit, when no caller can wake this handle any more.
     }
 

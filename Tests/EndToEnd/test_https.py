@@ -34,14 +34,15 @@ def make_cert(directory, name):
 
 class Nginx:
     """nginx in the foreground (daemon off) serving `root` on two https ports: `port` with a
-    certificate the test trusts, `untrusted_port` with another one; HTTP/2 on both."""
+    certificate the test trusts, `untrusted_port` with another one; HTTP/2 on both. Also plain
+    http/1.1 on `http_port` (the benchmarks' fast server)."""
 
     def __init__(self, tmp, root):
         self.dir = tmp / "nginx"
         self.dir.mkdir()
         self.key, self.cert = make_cert(self.dir, "trusted")
         other_key, other_cert = make_cert(self.dir, "untrusted")
-        self.port, self.untrusted_port = free_port(), free_port()
+        self.port, self.untrusted_port, self.http_port = free_port(), free_port(), free_port()
         self.access_log = self.dir / "access.log"
         conf = self.dir / "nginx.conf"
         conf.write_text("""
@@ -63,6 +64,7 @@ http {
     server {
         listen 127.0.0.1:%(port)d ssl http2;
         listen 127.0.0.2:%(port)d ssl http2;
+        listen 127.0.0.1:%(http)d;
         ssl_certificate %(cert)s;
         ssl_certificate_key %(key)s;
         root %(root)s;
@@ -75,7 +77,7 @@ http {
         root %(root)s;
     }
 }
-""" % {"dir": self.dir, "port": self.port, "untrusted": self.untrusted_port, "cert": self.cert,
+""" % {"dir": self.dir, "port": self.port, "untrusted": self.untrusted_port, "http": self.http_port, "cert": self.cert,
        "key": self.key, "ocert": other_cert, "okey": other_key, "root": root})
         self.proc = subprocess.Popen([NGINX, "-p", str(self.dir), "-c", str(conf), "-e", str(self.dir / "error.log")],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -92,6 +94,9 @@ http {
 
     def url(self, path, host="127.0.0.1", port=None):
         return "https://%s:%d/%s" % (host, port or self.port, path)
+
+    def http_url(self, path):
+        return "http://127.0.0.1:%d/%s" % (self.http_port, path)
 
     def log(self):
         return self.access_log.read_text().splitlines() if self.access_log.exists() else []

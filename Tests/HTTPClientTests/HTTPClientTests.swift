@@ -266,6 +266,24 @@ struct HTTPClientTests {
         #expect(failure(entries[1]?.first?.result) == .shutDown)
     }
 
+    @Test("shutdown(waitingAtMost:) returns once the network thread has left libcurl, with a transfer in flight")
+    func shutdownWaits() throws {
+        #expect(HTTPClient().shutdown(waitingAtMost: .zero), "a client that never started a thread has none to wait for")
+        let server = try FaultServer()
+        let client = HTTPClient()
+        let done = Completions()
+        client.submit(HTTPRequest(url: server.url("hang/x"))) { done.record(0, $0) }
+        // The thread is running (its clock is set when it starts) and the transfer connected.
+        #expect(server.waitForLine(containing: "/hang/x") != nil)
+        #expect(client.networkThreadCPUSeconds != nil)
+        #expect(Engine.running.withLock { $0[ObjectIdentifier(client.engine)] } != nil)
+        #expect(client.shutdown(waitingAtMost: .seconds(5)))
+        // The loop has ended: the engine left the exit hook's list, and the transfer completed.
+        #expect(Engine.running.withLock { $0[ObjectIdentifier(client.engine)] } == nil)
+        #expect(failure(done.wait(for: 1)[0]?.first?.result) == .shutDown)
+        #expect(client.shutdown(waitingAtMost: .zero), "a second wait returns at once")
+    }
+
     static func unusedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
