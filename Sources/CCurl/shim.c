@@ -15,10 +15,6 @@ CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
 
-CURLcode ccurl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
-}
-
 CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -31,15 +27,7 @@ CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
-CURLcode ccurl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
 CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
     return curl_easy_getinfo(handle, info, value);
 }
 

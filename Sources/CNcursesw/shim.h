@@ -72,7 +72,6 @@ static inline int vt_get_wch(unsigned int *out) {
     return rc;
 }
 static inline int vt_key_code_yes(void) { return KEY_CODE_YES; }
-static inline int vt_ok(void) { return OK; }
 static inline int vt_key_mouse(void) { return KEY_MOUSE; }
 /* KEY_RESIZE, for the key decoder and its tests. */
 static inline int vt_key_resize(void) { return KEY_RESIZE; }

@@ -6,22 +6,20 @@ import Glibc
 /// with no timeout the process sleeps in the kernel (0% CPU when idle).
 @MainActor
 public final class EventLoop {
-    /// What woke the loop.
+    /// What woke the loop: whether the wake pipe was written (a background completion or a
+    /// signal). Input needs no flag: the caller reads keys until ERR after every wake.
     public struct Wake: Equatable {
-        /// The terminal has input (or ncurses may: read keys until ERR).
-        public var input: Bool
         /// The wake pipe was written (a background completion or a signal).
         public var posted: Bool
-        /// The timeout ran out.
-        public var timedOut: Bool
     }
 
     private let pipe: WakePipe
 
     public init(wakePipe: WakePipe) { self.pipe = wakePipe }
 
-    /// Sleeps until input, a wake-up, or `timeoutMilliseconds` (nil: no timeout). EINTR (a
-    /// signal such as SIGWINCH) counts as input, so the caller reads KEY_RESIZE.
+    /// Sleeps until input, a wake-up, or `timeoutMilliseconds` (nil: no timeout), and says
+    /// whether the wake pipe was written. Input, a timeout and EINTR (a signal such as
+    /// SIGWINCH) all just return: the caller then reads keys (KEY_RESIZE among them).
     public func wait(timeoutMilliseconds: Int?) -> Wake {
         var fds = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -29,11 +27,10 @@ public final class EventLoop {
         ]
         let timeout = Int32(clamping: timeoutMilliseconds ?? -1)
         let rc = poll(&fds, 2, timeout)
-        if rc < 0 { return Wake(input: true, posted: false, timedOut: false) }
-        if rc == 0 { return Wake(input: false, posted: false, timedOut: true) }
+        // rc < 0 (EINTR: a signal such as SIGWINCH) and rc == 0 (the timeout) post nothing.
+        guard rc > 0 else { return Wake(posted: false) }
         let posted = fds[1].revents & Int16(POLLIN) != 0
         if posted { pipe.drain() }
-        let input = fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-        return Wake(input: input, posted: posted, timedOut: false)
+        return Wake(posted: posted)
     }
 }

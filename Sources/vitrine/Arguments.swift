@@ -140,6 +140,16 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
     if options.contains("--verbose") && (options.contains("--version") || options.contains("-V")) {
         return .doctor(DoctorOptions())
     }
+    /// The declaration for the option just popped, for `command`, and its value when it takes
+    /// one; nil for an operand.
+    /// - Throws: usage for an option `command` does not take, or a missing value.
+    func declared(_ arg: String, for command: OptionDeclaration.Command, _ suffix: String) throws(Failure) -> (OptionDeclaration, String?)? {
+        guard let option = OptionDeclaration.find(key(arg), for: command) else {
+            if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg)\(suffix)") }
+            return nil
+        }
+        return (option, option.value == nil ? nil : try value(for: arg))
+    }
     var pick = false
     switch literalFrom > 0 ? args.first : nil {
     case "render":
@@ -147,11 +157,16 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = RenderCommandOptions()
         var image: String?
         while let arg = args.popFirst() {
-            switch key(arg) {
-            case "--help", "-h": return .help
-            case "--version", "-V": return .version
-            case "--size", "-s":
-                let text = try value(for: arg)
+            guard let (option, text) = try declared(arg, for: .render, " for render") else {
+                guard image == nil else { throw usage("render takes one IMAGE") }
+                image = arg
+                continue
+            }
+            switch option.id {
+            case .help: return .help
+            case .version: return .version
+            case .size:
+                let text = text!
                 let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
                 // At most 1000x1000 cells: small pictures are scaled up to fill the box, and a
                 // 10000x10000 box made 135 MB of output and 3 GB of pixels for a 1x1 PNG.
@@ -159,10 +174,10 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     throw usage("--size takes COLSxROWS from 1x1 to 1000x1000, like 80x24, not '\(text)'")
                 }
                 options.size = (parts[0], parts[1])
-            case "--colors", "-c": options.colors = try colors(try value(for: arg))
-            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
-            case "--background":
-                let text = try value(for: arg)
+            case .colors: options.colors = try colors(text!)
+            case .pixels: options.pixels = try pixels(text!)
+            case .background:
+                let text = text!
                 switch text {
                 case "default": options.background = .terminalDefault
                 case "checker": options.background = .checker
@@ -176,10 +191,7 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
                     let rgb = RGB(parts[0], parts[1], parts[2])
                     options.background = known ? .terminal(rgb) : .color(rgb)
                 }
-            default:
-                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for render") }
-                guard image == nil else { throw usage("render takes one IMAGE") }
-                image = arg
+            default: throw usage("unknown option \(arg) for render")
             }
         }
         guard let image else { throw usage("render needs an IMAGE (a path or URL)") }
@@ -189,27 +201,26 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         var options = ListOptions()
         var galleries: [String] = []
         while let arg = args.popFirst() {
-            switch key(arg) {
-            case "--help", "-h": return .help
-            case "--version", "-V": return .version
-            case "--output", "-o":
-                let text = try value(for: arg)
-                guard let o = ListOutput(rawValue: text) else { throw usage("--output takes tsv or json") }
+            guard let (option, text) = try declared(arg, for: .list, " for list") else {
+                galleries.append(arg)
+                continue
+            }
+            switch option.id {
+            case .help: return .help
+            case .version: return .version
+            case .output:
+                guard let o = ListOutput(rawValue: text!) else { throw usage("--output takes tsv or json") }
                 options.output = o
-            case "--pages":
-                let text = try value(for: arg)
+            case .pages:
+                let text = text!
                 guard let n = Int(text), (1...ListOptions.maxPages).contains(n) else {
                     throw usage("--pages takes a number from 1 to \(ListOptions.maxPages), not '\(text)'")
                 }
                 options.pages = n
-            case _ where GalleryReadOptions.flags.contains(key(arg)):
-                try options.reading.set(arg, try value(for: arg))
-            case _ where LoadingOptions.flags.contains(key(arg)):
-                try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
-            case "-R", "--recursive": options.reading.recursive = true
-            default:
-                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg) for list") }
-                galleries.append(arg)
+            case .mapping: try options.reading.set(option.long, text!)
+            case .loading: try options.loading.set(option.long, text)
+            case .recursive: options.reading.recursive = true
+            default: throw usage("unknown option \(arg) for list")
             }
         }
         guard !galleries.isEmpty else { throw usage("list needs a GALLERY (a path, folder, URL or -)") }
@@ -219,10 +230,14 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         args.removeFirst()
         var options = DoctorOptions()
         while let arg = args.popFirst() {
-            switch arg {
-            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
-            case "--colors", "-c": options.colors = try colors(try value(for: arg))
-            default: throw usage("doctor takes only --pixels and --colors, not '\(arg)'")
+            guard let (option, text) = try declared(arg, for: .doctor, " for doctor") else {
+                throw usage("doctor takes no GALLERY or IMAGE, not '\(arg)'")
+            }
+            switch option.id {
+            case .help: return .help
+            case .pixels: options.pixels = try pixels(text!)
+            case .colors: options.colors = try colors(text!)
+            default: throw usage("unknown option \(arg) for doctor")
             }
         }
         return .doctor(options)
@@ -242,41 +257,40 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
         options.pick = pick
         var galleries: [String] = []
         while let arg = args.popFirst() {
-            switch key(arg) {
-            case "--help", "-h": return .help
-            case "--version", "-V": return .version
-            case "--row-height":
-                let text = try value(for: arg)
+            guard let (option, text) = try declared(arg, for: .browse, "") else {
+                galleries.append(arg)
+                continue
+            }
+            switch option.id {
+            case .help: return .help
+            case .version: return .version
+            case .rowHeight:
+                let text = text!
                 guard let n = Int(text), (2...40).contains(n) else {
                     throw usage("--row-height takes a number of lines from 2 to 40, not '\(text)'")
                 }
                 options.rowHeight = n
-            case "--colors", "-c": options.colors = try colors(try value(for: arg))
-            case "--view":
-                let text = try value(for: arg)
+            case .colors: options.colors = try colors(text!)
+            case .view:
+                let text = text!
                 guard let mode = GalleryLayout.Mode(rawValue: text) else { throw usage("--view takes list or grid, not '\(text)'") }
                 options.view = mode
-            case "--grid-size":
-                let text = try value(for: arg)
+            case .gridSize:
+                let text = text!
                 guard let n = Int(text), (2...40).contains(n) else {
                     throw usage("--grid-size takes a thumbnail height in lines from 2 to 40, not '\(text)'")
                 }
                 options.gridSize = n
-            case "--no-mouse": options.mouse = false
-            case "--fresh": options.fresh = true
-            case "--save-dir":
-                let dir = try value(for: arg)
-                guard !dir.isEmpty else { throw usage("--save-dir needs a folder") }
+            case .noMouse: options.mouse = false
+            case .fresh: options.fresh = true
+            case .saveDir:
+                guard let dir = text, !dir.isEmpty else { throw usage("--save-dir needs a folder") }
                 options.saveDir = dir
-            case "--pixels", "-p": options.pixels = try pixels(try value(for: arg))
-            case _ where LoadingOptions.flags.contains(key(arg)):
-                try options.loading.set(arg, LoadingOptions.takesValue(arg) ? try value(for: arg) : nil)
-            case _ where GalleryReadOptions.flags.contains(key(arg)):
-                try options.reading.set(arg, try value(for: arg))
-            case "-R", "--recursive": options.reading.recursive = true
-            default:
-                if key(arg).hasPrefix("-") && arg != "-" { throw usage("unknown option \(arg)") }
-                galleries.append(arg)
+            case .pixels: options.pixels = try pixels(text!)
+            case .loading: try options.loading.set(option.long, text)
+            case .mapping: try options.reading.set(option.long, text!)
+            case .recursive: options.reading.recursive = true
+            default: throw usage("unknown option \(arg)")
             }
         }
         if galleries.filter({ $0 == "-" }).count > 1 { throw usage("'-' (standard input) can be given once") }
@@ -286,13 +300,12 @@ func parseArguments(_ arguments: [String]) throws(Failure) -> Command {
 }
 
 let helpText: String = """
-    Usage: vitrine [GALLERY...] [-R] [--view list|grid] [--row-height LINES] [--grid-size LINES]
-                   [--no-mouse] [--save-dir DIR] [--fresh] [--colors MODE] [--pixels P] [LOADING] [MAPPING]
+    Usage: \(OptionDeclaration.usageLine("vitrine [GALLERY...]", .browse))
            vitrine pick GALLERY... [the browser's options]
-           vitrine render IMAGE [--size COLSxROWS] [--colors MODE] [--pixels P] [--background R,G,B|default[:R,G,B]|checker]
-           vitrine list GALLERY... [-R] [--output tsv|json] [--pages N] [LOADING] [MAPPING]
+           \(OptionDeclaration.usageLine("vitrine render IMAGE", .render))
+           \(OptionDeclaration.usageLine("vitrine list GALLERY...", .list))
            vitrine cache info|clear
-           vitrine doctor [--pixels P] [--colors MODE]
+           \(OptionDeclaration.usageLine("vitrine doctor", .doctor))
 
     Browse an image gallery in the terminal. GALLERY is a plist or JSON file, or an http(s) URL
     of one; a text file listing one image path or URL per line; - (such a list, or a gallery,
@@ -306,47 +319,14 @@ let helpText: String = """
           to print the status is 1, with no terminal at all 64.
 
     Options:
-      -R, --recursive      a folder's subfolders too
-      --view list|grid     the view to start in (default list; v switches)
-      --row-height LINES   lines per list row, 2-40 (default 5); + and - change it live
-      --grid-size LINES    thumbnail height in the grid, 2-40 (default 8: 16x8 cells)
-      --no-mouse           leave the mouse to the terminal (default: wheel scrolls, a click
-                           selects, a double click opens; Shift still selects text)
-      --fresh              start at the top instead of where this gallery was left (the item,
-                           view, sizes, sort, filter and marks, kept in $XDG_STATE_HOME/vitrine)
-      --save-dir DIR       where s saves (default: XDG_DOWNLOAD_DIR from user-dirs.dirs, else
-                           ~/Downloads, else the working folder)
-      -c, --colors MODE    truecolor, 256, 16 or none (default: what the terminal offers; the
-                           browser can only lower it, see the man page)
-      --size COLSxROWS     render: box to fit the image in, up to 1000x1000 (default: the
-                           terminal, or 80x24)
-      --background B       render: what transparency shows: default, default:R,G,B (the
-                           terminal's background is R,G,B), checker or R,G,B
-      -p, --pixels P       the full view and render: auto, kitty, sixel, iterm or halfblock
-                           (default auto: the terminal's pixel protocol when stdout is a
-                           terminal, else halfblock; thumbnails are always half blocks)
-      --output FORMAT      list: tsv (title, thumbnail URL, image URL, problem) or json
-      --pages N            list: read up to N pages, following the gallery's next-page links
-      -h, --help           show this help
-      -V, --version        show the version (with --verbose: what the terminal offers, as doctor)
+    \(OptionDeclaration.helpLines(.options))
       --OPTION=VALUE is --OPTION VALUE; -- ends the options (GALLERY may then start with -)
 
     Loading:
-      --memory-cache SIZE  decoded thumbnails kept in memory (default: 1/16 of RAM, at most 256M)
-      --disk-cache SIZE    downloaded images kept on disk (default 512M); SIZE like 64M, 1G
-      --no-disk-cache      keep no downloaded images on disk
-      --reload             download every image again instead of reading the disk cache
-      --offline            use only the disk cache; rows it lacks say "not cached"
-      --max-per-host N     loads running at once against one host (default 6)
-      --header 'HOST: NAME: VALUE'  send a request header to HOST (repeatable), for tokens
+    \(OptionDeclaration.helpLines(.loading))
 
     Mapping, for galleries of another shape (jq-like; try the paths with jq first):
-      --items PATH         where the items are: .data.images[]
-      --title EXPR         each item's title: .title // .description
-      --thumb EXPR         each item's thumbnail URL: .links.small or "https://host/\\(.id)_s.jpg"
-      --image EXPR         each item's full-size URL
-      --next EXPR          the next page's URL: .next_url or "?offset=\\(.next_offset)"
-      --preset NAME        read as this format (reddit, deviantArt, jsonFeed, flickr, ...)
+    \(OptionDeclaration.helpLines(.mapping))
 
     Keys (a count before a key repeats or aims it: 5j, 50G, 50%):
     \(Bindings.helpText())

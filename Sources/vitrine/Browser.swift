@@ -77,20 +77,7 @@ final class Browser {
 
     /// Writes `bytes` to the terminal (fd 1) whole, outside curses (pictures of a pixel protocol).
     func writeTerminal(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
-                    if errno == EAGAIN { usleep(1000) }
-                } else {
-                    return
-                }
-            }
-        }
+        try? POSIX.writeAll(1, bytes)
     }
 
     /// The page loader's state as the model shows it.

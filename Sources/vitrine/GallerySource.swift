@@ -9,10 +9,7 @@ struct GalleryReadOptions: Equatable {
     /// `-R`, `--recursive`: a folder's subfolders are read too.
     var recursive = false
 
-    /// The options this type handles, for the argument parser.
-    static let flags: Set<String> = ["--items", "--title", "--thumb", "--image", "--next", "--preset"]
-
-    /// Takes one of ``flags`` and its value.
+    /// Takes one of the MAPPING options of ``OptionDeclaration/table`` (its long name) and its value.
     /// - Throws: `Failure` 64 for an expression that does not parse (with a caret under the
     ///   column), an unknown preset, or `--preset` together with an item mapping.
     mutating func set(_ flag: String, _ value: String) throws(Failure) {

@@ -79,13 +79,7 @@ final class ItemActions {
     func flushTerminalBytes() {
         guard let bytes = pendingTerminalBytes else { return }
         pendingTerminalBytes = nil
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
-        }
+        try? POSIX.writeAll(1, bytes)
     }
 
     // MARK: Save

@@ -18,13 +18,7 @@ struct LoadingOptions: Equatable {
     /// `--header 'HOST: NAME: VALUE'`, repeatable: request headers per lower-cased host.
     var headers: [String: [String: String]] = [:]
 
-    static let flags: Set<String> = [
-        "--memory-cache", "--disk-cache", "--no-disk-cache", "--reload", "--offline", "--max-per-host", "--header",
-    ]
-
-    static func takesValue(_ flag: String) -> Bool { !["--reload", "--offline", "--no-disk-cache"].contains(flag) }
-
-    /// Takes one of `flags` and its value.
+    /// Takes one of the LOADING options of ``OptionDeclaration/table`` (its long name) and its value.
     /// - Throws: `Failure` 64 with the expected form, or when `--offline` meets `--reload` or
     ///   `--no-disk-cache` (offline reads only the disk cache, which those two leave unread).
     mutating func set(_ flag: String, _ value: String?) throws(Failure) {

@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import TerminalUI
 
 /// The output boundary: every byte `vitrine` prints goes through here.
 ///
@@ -36,23 +37,11 @@ enum Output {
     /// Writes already sanitized bytes to stdout (``ListCommand`` sanitizes field by field and
     /// writes in 64 KiB chunks).
     static func outSanitized(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { writeAll(1, UnsafeRawBufferPointer($0)) }
+        // EPIPE (the reader went away) and other failures end the write silently.
+        try? POSIX.writeAll(1, bytes)
     }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// `write(2)` until every byte is out; EINTR is retried, other errors (EPIPE: the reader
-    /// went away) end the write silently, as `FileHandle.write` would not.
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n > 0 { offset += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            return
-        }
+        try? POSIX.writeAll(fd, text)
     }
 }

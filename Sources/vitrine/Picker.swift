@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
@@ -37,20 +38,7 @@ enum Picker {
     @discardableResult
     static func write(_ items: [GalleryItem], to fd: Int32) -> Int {
         let lines = items.compactMap(line(for:))
-        var text = lines.map { $0 + "\n" }.joined()
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        try? POSIX.writeAll(fd, lines.map { $0 + "\n" }.joined())
         return lines.count
     }
 }

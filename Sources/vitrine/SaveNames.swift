@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
@@ -78,18 +79,7 @@ enum SaveNames {
         guard fd >= 0 else { throw .io("cannot write in \(folder.path): \(String(cString: strerror(errno)))") }
         var failure: String?
         data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-            }
+            do throws(POSIXCallError) { try POSIX.writeAll(fd, buffer) } catch { failure = String(cString: strerror(error.code)) }
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)

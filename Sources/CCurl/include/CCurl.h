@@ -14,8 +14,6 @@ int ccurl_global_init(void);
 
 /* curl_easy_setopt with a long (flags, numbers, enums such as CURL_HTTP_VERSION_2TLS). */
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
-/* curl_easy_setopt with a curl_off_t (the *_LARGE options). */
-CURLcode ccurl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 /* curl_easy_setopt with a string (copied by libcurl) or a data pointer (CURLOPT_PRIVATE,
    CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_HTTPHEADER's curl_slist). */
 CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value);
@@ -26,13 +24,9 @@ CURLcode ccurl_easy_setopt_write_function(CURL *handle, CURLoption option, curl_
 /* curl_easy_getinfo for a long (CURLINFO_RESPONSE_CODE, CURLINFO_OS_ERRNO,
    CURLINFO_SSL_VERIFYRESULT, CURLINFO_NUM_CONNECTS ...). */
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
-/* curl_easy_getinfo for a curl_off_t (CURLINFO_CONTENT_LENGTH_DOWNLOAD_T ...). */
-CURLcode ccurl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 /* curl_easy_getinfo for a string owned by the handle (CURLINFO_REDIRECT_URL,
    CURLINFO_EFFECTIVE_URL); NULL when there is none. */
 CURLcode ccurl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
-/* curl_easy_getinfo for a pointer (CURLINFO_PRIVATE). */
-CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 /* curl_multi_setopt with a long (CURLMOPT_MAX_HOST_CONNECTIONS, CURLMOPT_PIPELINING ...). */
 CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);

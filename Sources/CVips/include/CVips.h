@@ -39,16 +39,9 @@ enum {
    Returns 0 on success, -1 when libvips could not be opened or started. Safe from any thread. */
 int cvips_init(void);
 
-/* Why libvips is not available (the dynamic loader's message), or "" when it is. Calls
-   cvips_init. */
-const char *cvips_unavailable_reason(void);
-
 /* Where libvips/GLib warnings go: a file descriptor (>= 0) to append lines to, or -1 to drop
    them (the default). Set before cvips_init. */
 void cvips_set_log_fd(int fd);
-
-/* Number of warnings libvips or GLib logged since start-up (kept off the terminal). */
-long cvips_warning_count(void);
 
 /* Reads only the image header of the `len` bytes at `buf`: width and height in pixels as
    displayed (EXIF orientation applied). Returns 0, or -1 with a message in err (errlen bytes),
