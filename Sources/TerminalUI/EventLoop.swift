@@ -14,6 +14,12 @@ public final class EventLoop {
         public var posted: Bool
         /// The timeout ran out.
         public var timedOut: Bool
+
+        public init(input: Bool = false, posted: Bool = false, timedOut: Bool = false) {
+            self.input = input
+            self.posted = posted
+            self.timedOut = timedOut
+        }
     }
 
     private let pipe: WakePipe
@@ -37,3 +43,19 @@ public final class EventLoop {
         return Wake(input: input, posted: posted, timedOut: false)
     }
 }
+
+/// What a main loop needs of the screen beyond drawing on it: its size, keys, and sending a
+/// frame. `Screen` is one; a test's stand-in records cells on a `TestCanvas`.
+@MainActor
+public protocol LoopScreen: Canvas {
+    /// Re-reads the size after a resize key.
+    func updateSize()
+    /// Makes the next refresh repaint every cell (^L).
+    func repaintAll()
+    /// Sends the frame's changed cells to the terminal.
+    func refresh()
+    /// Every key read so far, decoded, without waiting.
+    func pendingKeys() -> [Key]
+}
+
+extension Screen: LoopScreen {}
