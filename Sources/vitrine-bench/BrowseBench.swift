@@ -93,16 +93,18 @@ func searchBench(_ args: [String]) {
 
     print("| what (per key, handle + interest + frame on a 200x60 test canvas) | keys | p50 ms | p99 ms | max ms |")
     print("|---|---|---|---|---|")
-    var search: [Double] = [], firsts: [Double] = []
+    var search: [Double] = [], firsts: [Double] = [], named: [(String, Double)] = []
     for query in ["elephants", "ladybird 9", "IMG_0999", "storm 12345", "zebra", "e"] {
         _ = typeTimed([.character("/")])
         let typed = typeTimed(keys(query))
         search += typed
         firsts.append(typed[0])
+        for (i, t) in typed.enumerated() { named.append((String(query.prefix(i + 1)), t)) }
         _ = typeTimed([.enter])
     }
     report("incremental search, 6 queries typed", search)
     report("of which a query's first letter", firsts)
+    print("slowest search keys: " + named.sorted { $0.1 > $1.1 }.prefix(4).map { String(format: "\"%@\" %.2f ms", $0.0, $0.1 / 1000) }.joined(separator: ", "))
     var backward: [Double] = []
     for query in ["wings 7", "dune", "Aqua 5"] {
         _ = typeTimed([.character("G"), .character("?")])

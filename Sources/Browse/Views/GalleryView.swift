@@ -368,7 +368,8 @@ public final class GalleryView: BrowseView {
             }
         case .item(let id)?:
             let item = model.items[id.index]
-            let name = model.list.fileName(of: id)
+            // The file name shows in the list only (finding it parses the URL: not per grid slot).
+            let name = layout.mode == .list ? model.list.fileName(of: id) : ""
             switch model.thumbnails.phase(id) {
             case .idle, .loading, .evicted:
                 return Content(title: item.title, fileName: name, detail: "loading…", thumbnail: .loading)
