@@ -15,6 +15,8 @@ are loading the whole time. Keys l l j h k PgDn j l h h k l j PgUp k l, repeated
 from just before `tmux send-keys` to the first `capture-pane` showing a new "N/2000" is the
 latency (bench_pipeline.py's loop: two tmux client starts per sample, an upper bound). Rounds
 alternate with the same loop against a bash `read -n1` + `printf` counter (the baseline).
+`--views grid,list` runs the list view too in each round, same gallery and keys (h and l do
+nothing in the list, so its latency for them is the timeout: only j k PgDn PgUp count there).
 
 bytes: what reaches the terminal, counted by `tmux pipe-pane` on the pane: a gallery of the
 demo's pictures (loaded, nothing animating), then per l and j (one selection move), per PgDn
@@ -24,7 +26,7 @@ with the smallest and the default grid size.
 
 memory: a 100,000-item gallery ({"title": "Item I", "url": "pictures/I.jpg"}, missing files:
 every row fails at once, no network) in the list at 120x40; VmRSS and VmHWM after the first
-screen, after a filter (&Item 1, Enter: 11,111 items) and after a title sort (s).
+screen, after a filter (&Item 1, Enter: 11,111 items) and after a title sort (,).
 """
 
 import argparse
@@ -52,19 +54,28 @@ def latency(args):
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-browse-"))
     server = Server(DEMO, tmp / "server.log", delay=2.0)
     keys = (["l", "l", "j", "h", "k", "NPage", "j", "l", "h", "h", "k", "l", "j", "PPage", "k", "l"] * args.presses)[:args.presses]
-    vitrine, base = [], []
+    views = args.views.split(",")
+    results = {v: [] for v in views}
+    loading = {}
+    base = []
+    loads = []
     try:
         url = server.base + "/gallery/2000.json?img=flags/fr.png"
         for r in range(args.rounds):
-            cmd = "XDG_CACHE_HOME=%s exec %s --no-disk-cache --view grid --grid-size 4 '%s'" % (
-                tmp / "cache", args.binary, url)
+          for view in views:
+            loads.append(os.getloadavg()[0])
+            size = "--grid-size 4" if view == "grid" else ""
+            cmd = "XDG_CACHE_HOME=%s exec %s --no-disk-cache --fresh --view %s %s '%s'" % (
+                tmp / "cache", args.binary, view, size, url)
             term = Terminal(cmd, 200, 60)
             try:
                 if not wait_until(lambda: position(term) == 1, 15):
                     raise RuntimeError("no 1/2000:\n" + term.text())
-                pairs, _ = key_latencies(term, keys, 16, 1.0)
-                vitrine += pairs
-                loading = re.search(r"loading (\d+)", term.capture()[-1])
+                view_keys = keys if view == "grid" else [k for k in keys if k not in "hl"]
+                pairs, _ = key_latencies(term, view_keys, 16, 1.0)
+                results[view] += pairs
+                found = re.search(r"loading (\d+)", term.capture()[-1])
+                loading[view] = found.group(1) if found else "?"
             finally:
                 term.kill()
             counter = "i=1; printf '1/2000'; while IFS= read -rsn1 k; do i=$((i+1)); printf '\\r%d/2000' $i; done"
@@ -75,17 +86,24 @@ def latency(args):
                 base += [ms for _, ms in pairs]
             finally:
                 b.kill()
+        print("<!-- load average (1 min) at each run's start: %s -->" % ", ".join("%.1f" % l for l in loads))
         print("| what | keys | p50 ms | p99 ms | max ms | notes |")
         print("|---|---|---|---|---|---|")
-        all_ms = [ms for _, ms in vitrine]
-        print(summary("vitrine grid 200x60, 220 thumbnails on screen, images delayed 2 s", all_ms,
-                      "%d rounds alternating with the baseline; still loading at the end: %s" % (
-                          args.rounds, loading.group(1) if loading else "?")))
-        print(summary("&nbsp;&nbsp;of which moves (h j k l)", [ms for k, ms in vitrine if k in "hjkl"]))
-        print(summary("&nbsp;&nbsp;of which pages (PgDn PgUp)", [ms for k, ms in vitrine if k not in "hjkl"]))
+        for view in views:
+            vitrine = results[view]
+            all_ms = [ms for _, ms in vitrine]
+            what = ("grid 200x60, 220 thumbnails on screen" if view == "grid"
+                    else "list 200x60, %s" % "the default row height")
+            print(summary("vitrine %s, images delayed 2 s" % what, all_ms,
+                          "%d rounds alternating with the baseline; still loading at the end: %s" % (
+                              args.rounds, loading.get(view, "?"))))
+            print(summary("&nbsp;&nbsp;of which moves (%s)" % ("h j k l" if view == "grid" else "j k"),
+                          [ms for k, ms in vitrine if k in "hjkl"]))
+            print(summary("&nbsp;&nbsp;of which pages (PgDn PgUp)", [ms for k, ms in vitrine if k not in "hjkl"]))
+            print("%s: ratio to the baseline of medians %.2f, of p99 %.2f" % (
+                view, statistics.median(all_ms) / statistics.median(base),
+                percentile(all_ms, 0.99) / percentile(base, 0.99)))
         print(summary("baseline: bash `read -n1` + `printf`, same tmux loop", base, ""))
-        print("ratio of medians %.2f, of p99 %.2f" % (statistics.median(all_ms) / statistics.median(base),
-                                                      percentile(all_ms, 0.99) / percentile(base, 0.99)))
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -159,7 +177,7 @@ def memory(args):
         g = tmp / "g.json"
         g.write_text("[" + ",\n".join('{"title": "Item %d", "url": "pictures/%d.jpg"}' % (i, i)
                                       for i in range(args.items)) + "]\n")
-        term = Terminal("XDG_CACHE_HOME=%s exec %s --no-disk-cache %s" % (tmp / "cache", args.binary, g), 120, 40)
+        term = Terminal("XDG_CACHE_HOME=%s exec %s --no-disk-cache --fresh %s" % (tmp / "cache", args.binary, g), 120, 40)
         try:
             pid = int(term.display("#{pane_pid}"))
             wait_until(lambda: re.search(r"1/%d\b" % args.items, term.capture()[-1]), 30)
@@ -171,7 +189,7 @@ def memory(args):
             wait_until(lambda: "& Item 1:" in term.capture()[-1], 20)
             time.sleep(0.5)
             rows.append(("filter &Item 1 (%s)" % re.search(r"& Item 1: [^ ]+ of \d+", term.capture()[-1]).group(0), status(pid)))
-            term.keys("s")
+            term.keys(",")
             wait_until(lambda: "sort: title" in term.capture()[-1], 20)
             time.sleep(0.5)
             rows.append(("and sort by title", status(pid)))
@@ -196,6 +214,7 @@ def main():
     lat.add_argument("binary")
     lat.add_argument("--presses", type=int, default=80)
     lat.add_argument("--rounds", type=int, default=2)
+    lat.add_argument("--views", default="grid", help="grid, list or grid,list")
     by = sub.add_parser("bytes")
     by.add_argument("binary")
     mem = sub.add_parser("memory")

@@ -64,12 +64,16 @@ public final class TestCanvas: Canvas {
     /// Cells written since the last `resetWrites()` (a cell written twice counts twice).
     public private(set) var writes = 0
     /// Lines touched since the last `resetWrites()`.
-    public private(set) var touchedLines = Set<Int>()
+    public var touchedLines: Set<Int> { Set(touched.indices.filter { touched[$0] }) }
+    /// Per line: written since the last `resetWrites()` (an array, not a set: a frame writes
+    /// thousands of cells, and benchmarks time frames on this canvas).
+    private var touched: [Bool]
 
     public init(lines: Int, columns: Int) {
         self.lines = lines
         self.columns = columns
         cells = Self.blank(lines: lines, columns: columns)
+        touched = Array(repeating: false, count: lines)
     }
 
     static func blank(lines: Int, columns: Int) -> [[Cell]] {
@@ -81,11 +85,12 @@ public final class TestCanvas: Canvas {
         self.lines = lines
         self.columns = columns
         cells = Self.blank(lines: lines, columns: columns)
+        touched = Array(repeating: false, count: lines)
     }
 
     public func resetWrites() {
         writes = 0
-        touchedLines.removeAll()
+        touched = Array(repeating: false, count: lines)
     }
 
     /// Line `y` as text, trailing blanks trimmed (a wide glyph's second column is skipped).
@@ -130,6 +135,6 @@ public final class TestCanvas: Canvas {
     private func set(_ y: Int, _ x: Int, _ cell: Cell) {
         cells[y][x] = cell
         writes += 1
-        touchedLines.insert(y)
+        touched[y] = true
     }
 }

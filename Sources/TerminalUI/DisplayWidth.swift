@@ -41,16 +41,26 @@ public enum DisplayWidth {
     /// boundary (a wide character that would straddle the edge is left out) and ending with
     /// "…" when something was cut. Returns the scalars and the columns they use.
     public static func fit(_ text: String, columns: Int) -> (scalars: [Unicode.Scalar], width: Int) {
-        guard columns > 0 else { return ([], 0) }
-        var out: [Unicode.Scalar] = []
-        var used = 0
-        let safe = text.unicodeScalars.filter {
-            !isUnsafe($0) && !joinsGlyphs($0) && (width($0) > 0 || $0.value >= 0x300)
+        guard columns > 0, !text.isEmpty else { return ([], 0) }
+        // One pass: each safe scalar with its width (printable ASCII without asking wcwidth).
+        var safe: [(scalar: Unicode.Scalar, width: Int)] = []
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let w: Int
+            if scalar.value >= 0x20 && scalar.value < 0x7F {
+                w = 1
+            } else {
+                w = width(scalar)
+                guard !isUnsafe(scalar), !joinsGlyphs(scalar), w > 0 || scalar.value >= 0x300 else { continue }
+            }
+            safe.append((scalar, w))
+            total += w
         }
-        let total = safe.reduce(0) { $0 + width($1) }
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(safe.count + 1)
+        var used = 0
         let budget = total > columns ? columns - 1 : columns
-        for scalar in safe {
-            let w = width(scalar)
+        for (scalar, w) in safe {
             if used + w > budget { break }
             out.append(scalar)
             used += w

@@ -11,6 +11,10 @@ public final class EventLoop {
     public struct Wake: Equatable {
         /// The wake pipe was written (a background completion or a signal).
         public var posted: Bool
+
+        public init(posted: Bool = false) {
+            self.posted = posted
+        }
     }
 
     private let pipe: WakePipe
@@ -34,3 +38,19 @@ public final class EventLoop {
         return Wake(posted: posted)
     }
 }
+
+/// What a main loop needs of the screen beyond drawing on it: its size, keys, and sending a
+/// frame. `Screen` is one; a test's stand-in records cells on a `TestCanvas`.
+@MainActor
+public protocol LoopScreen: Canvas {
+    /// Re-reads the size after a resize key.
+    func updateSize()
+    /// Makes the next refresh repaint every cell (^L).
+    func repaintAll()
+    /// Sends the frame's changed cells to the terminal.
+    func refresh()
+    /// Every key read so far, decoded, without waiting.
+    func pendingKeys() -> [Key]
+}
+
+extension Screen: LoopScreen {}

@@ -9,8 +9,9 @@ import TerminalUI
 import Glibc
 #endif
 
-/// The interactive browser's wiring: the terminal, the main loop, the inbox and the page
-/// loader around `Browse.App`, which holds every decision (see docs/ARCHITECTURE.md).
+/// The interactive browser's wiring: the terminal, the inbox and the page loader around
+/// `Browse.App`, which holds every decision, and `Browse.MainLoop`, which runs the turns (see
+/// docs/ARCHITECTURE.md).
 ///
 /// Everything here runs on the main thread. Background loads reach it only through `Inbox`.
 @MainActor
@@ -20,7 +21,6 @@ final class Browser {
     let screen: Screen
     let inbox: Inbox
     let loop: EventLoop
-    var nextTick = ContinuousClock.now
     /// `y`, `o`, `s`.
     var actions: ItemActions!
 
@@ -91,49 +91,16 @@ final class Browser {
         }
     }
 
-    /// Runs until the user quits or a termination signal arrives.
+    /// Runs `Browse.MainLoop` until the user quits or a termination signal arrives, then
+    /// waits for saves in flight.
     func run() {
-        app.layout(lines: screen.lines, columns: screen.columns)
-        while app.running {
-            app.updateInterest()
-            if app.animating && millisecondsUntilTick > Spinner.interval {
-                nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
-            }
-            if app.repaintRequested {
-                app.repaintRequested = false
-                screen.repaintAll()
-            }
-            // Pictures of a pixel protocol come off before curses draws over their cells and
-            // go on after it has drawn (never inside its refresh).
-            writeTerminal(app.pixelOutputBeforeRefresh())
-            if app.draw(on: screen) { screen.refresh() }
+        let main = MainLoop(
+            app: app, screen: screen, wait: { [loop] in loop.wait(timeoutMilliseconds: $0) },
+            deliver: { [unowned self] in self.applyDeliveries() }, write: { [unowned self] in self.writeTerminal($0) },
             // OSC 52 after curses's frame, never inside it.
-            actions.flushTerminalBytes()
-            writeTerminal(app.pixelOutputAfterRefresh())
-            let wake = loop.wait(timeoutMilliseconds: app.animating ? max(0, millisecondsUntilTick) : nil)
-            if TerminalRestore.pendingTerminationSignal != 0 { break }
-            for key in screen.pendingKeys() {
-                if key == .resize {
-                    screen.updateSize()
-                    app.layout(lines: screen.lines, columns: screen.columns)
-                } else {
-                    app.handle(key)
-                }
-            }
-            if wake.posted { applyDeliveries() }
-            if app.animating && millisecondsUntilTick <= 0 {
-                app.tick()
-                nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
-            }
-        }
-        app.cancelAll()
+            afterFrame: { [unowned self] in self.actions.flushTerminalBytes() })
+        main.run()
         actions.finish()
-        writeTerminal(app.pixelOutputAtExit())
-    }
-
-    var millisecondsUntilTick: Int {
-        let remaining = nextTick - ContinuousClock.now
-        return Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
     }
 
     func applyDeliveries() {

@@ -195,6 +195,32 @@ struct SearchTests {
         #expect(h.model.search == "lady")
     }
 
+    @Test("a search key redraws only the slots whose highlight or selection changed, and the status line")
+    func searchRedrawsChangedSlots() {
+        let h = Harness(count: 100, mode: .grid, titles: { i in i % 10 == 7 ? "Ladybird \(i)" : "Garden \(i)" })
+        h.finishLoads()
+        h.type("/")
+        h.canvas.resetWrites()
+        h.type("l")
+        // 32 on screen in rows of 8 (5 lines each): 7, 17 and 27 light up and the selection
+        // moves from 0 to 7; the second row (items 8-15, lines 5-9) is not touched
+        #expect(h.gallery.selected == 7)
+        #expect(h.canvas.touchedLines.isSubset(of: Set(0..<5).union(10..<20).union([23])))
+        #expect(!h.canvas.touchedLines.contains(5) && h.canvas.touchedLines.contains(10))
+        // (17's title line is line 14: highlighted)
+        #expect(h.canvas.cells[14].contains { $0.role == .match })
+        // "la" matches the same items: the status line alone
+        h.canvas.resetWrites()
+        h.type("a")
+        #expect(h.canvas.touchedLines == [23])
+        // n moves the selection: two slots
+        h.type(.enter)
+        h.canvas.resetWrites()
+        h.type("n")
+        #expect(h.gallery.selected == 17)
+        #expect(h.canvas.touchedLines.isSubset(of: Set(0..<5).union(10..<15).union([23])))
+    }
+
     @Test("Esc while searching goes back where the search started")
     func cancelSearch() {
         let h = Harness(count: 100, titles: { "Item \($0)" })
@@ -218,13 +244,91 @@ struct SearchTests {
         h.type(.enter)
         #expect(h.status.contains("1/100") || h.status.contains("/100"))
         #expect(h.status.contains("& eleph: 100 of 300"))
-        // The selected item (29, a Flag) is hidden: the selection stays near, on an elephant
-        #expect(h.selectedTitle?.hasPrefix("Elephant") == true)
+        // The selected item (29, a Flag) is hidden: the selection goes to the nearest elephant
+        // in the unfiltered order (30 is one away, 27 two), not to position 29 of the filtered list
+        #expect(h.selectedTitle == "Elephant 30")
+        #expect(h.status.contains("11/100"))
         h.type("v")
         #expect(!h.canvas.text.contains("Flag"))
         h.type(.escape)
         #expect(h.model.list.count == 300)
         #expect(!h.status.contains("&"))
+    }
+
+    @Test("while the filter is typed the selection stays anchored on the item it started on; erasing comes back to it")
+    func filterAnchor() {
+        let h = Harness(count: 300, titles: { i in i % 3 == 0 ? "Elephant \(i)" : "Flag \(i)" })
+        h.type("59G")   // Flag 58: its nearest elephant is 57 (one away; 60 is two)
+        h.type("&")
+        h.type("eleph")
+        #expect(h.selectedTitle == "Elephant 57")
+        // A filter that hides the elephants too, then one that shows Flag 58 again: back on it
+        h.type(.control("U"))
+        #expect(h.selectedTitle == "Flag 58")
+        h.type("flag 5")
+        #expect(h.selectedTitle == "Flag 58")
+        h.type("0")   // "flag 50": Flag 50 alone (and 500+ do not exist)
+        #expect(h.selectedTitle == "Flag 50")
+        h.type(.backspace)
+        #expect(h.selectedTitle == "Flag 58")
+        // Esc puts the old filter (none) back, and the selection on Flag 58
+        h.type(.escape)
+        #expect(h.model.list.filter == nil && h.selectedTitle == "Flag 58")
+        // After Enter the selection is what the user sees: clearing the filter keeps it
+        h.type("&")
+        h.type("eleph")
+        h.type(.enter)
+        h.type("j")
+        #expect(h.selectedTitle == "Elephant 60")
+        h.type(.escape)
+        #expect(h.model.list.filter == nil && h.selectedTitle == "Elephant 60")
+    }
+
+    @Test("? searches backward as you type; n and N then go up and down; / turns them back")
+    func backwardSearch() {
+        let h = Harness(count: 100, titles: { i in i % 10 == 7 ? "Ladybird \(i)" : "Garden \(i)" })
+        h.type("50G")
+        h.type("?")
+        #expect(h.status.hasPrefix("?▏"))
+        #expect(h.status.contains("search backward"))
+        h.type("lady")
+        // The first match at or above the selection
+        #expect(h.gallery.selected == 47)
+        #expect(h.status.hasPrefix("?lady▏") && h.status.contains("10 matching"))
+        h.type(.enter)
+        #expect(h.app.searchForward == false)
+        h.type("n")
+        #expect(h.gallery.selected == 37)
+        h.type("N")
+        #expect(h.gallery.selected == 47)
+        h.type("3n")
+        #expect(h.gallery.selected == 17)
+        h.type("n")
+        #expect(h.gallery.selected == 7)
+        // Wrapping past the top to the last match
+        h.type("n")
+        #expect(h.gallery.selected == 97)
+        #expect(h.status.contains("wrapped to the bottom"))
+        // An empty / repeats the search forward, and n goes down again
+        h.type("/")
+        h.type(.enter)
+        #expect(h.gallery.selected == 7)
+        #expect(h.app.searchForward)
+        h.type("n")
+        #expect(h.gallery.selected == 17)
+        // Esc on a ? prompt puts the direction back
+        h.type("?")
+        h.type(.escape)
+        #expect(h.app.searchForward)
+        h.type("n")
+        #expect(h.gallery.selected == 27)
+        // With the selection on a match, ? with the same text stays on it (at or above)
+        h.type("?")
+        h.type("lady")
+        #expect(h.gallery.selected == 27)
+        h.type(.enter)
+        h.type("N")
+        #expect(h.gallery.selected == 37)
     }
 
     @Test("a filter that matches nothing says so; an empty filter clears it")
@@ -325,7 +429,7 @@ struct InteractionTests {
     @Test("the help lists exactly the current view's bindings and scrolls on a small screen")
     func help() {
         let h = Harness(count: 10, lines: 12, columns: 80, mode: .grid)
-        h.type("?")
+        h.type("H")
         #expect(h.canvas.text.contains("Vitrine keys"))
         #expect(h.canvas.text.contains("move left / right"))
         // The first lines fit; the last binding needs scrolling
@@ -337,7 +441,7 @@ struct InteractionTests {
         #expect(!h.canvas.text.contains("Vitrine keys"))
         // In the list, the grid's left / right moves are not listed
         h.type("v")
-        h.type("?")
+        h.type(.function(1))
         #expect(!h.canvas.text.contains("move left / right"))
         let help = h.app.top as! HelpView
         #expect(help.bindings.map(\.help) == Bindings.bindings(in: .list).map(\.help))

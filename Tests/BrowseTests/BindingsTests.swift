@@ -36,6 +36,12 @@ struct BindingsTests {
         #expect(Bindings.action(for: .character("q"), in: .image)?.action == .back)
         #expect(Bindings.action(for: .character("q"), in: .list)?.action == .quit)
         #expect(Bindings.action(for: .character("x"), in: .list) == nil)
+        // ? is a backward search in the gallery (less, vim), the help in the full view
+        #expect(Bindings.action(for: .character("?"), in: .list)?.action == .searchBackward)
+        #expect(Bindings.action(for: .character("?"), in: .grid)?.action == .searchBackward)
+        #expect(Bindings.action(for: .character("?"), in: .image)?.action == .help)
+        #expect(Bindings.action(for: .character("H"), in: .grid)?.action == .help)
+        #expect(Bindings.action(for: .function(1), in: .image)?.action == .help)
     }
 
     @Test("the man page's KEYS section lists every binding: its keys and its help text, and nothing else")

@@ -40,6 +40,44 @@ struct ItemListTests {
         #expect(list.count == 4 && list.filter == nil)
     }
 
+    @Test("the nearest shown item to a hidden one is found in the unfiltered order: gallery, reversed, sorted; ties go to the next")
+    func nearestShown() {
+        let list = ItemList()
+        list.append(items((0..<10).map { $0 % 3 == 0 ? "Elephant \($0)" : "Flag \($0)" }))
+        list.setFilter("eleph")
+        #expect(list.order.map(\.index) == [0, 3, 6, 9])
+        // 4 is one from 3 and two from 6; 5 the other way round; a shown item is itself
+        #expect(list.nearestShown(to: ItemID(4)) == ItemID(3))
+        #expect(list.nearestShown(to: ItemID(5)) == ItemID(6))
+        #expect(list.nearestShown(to: ItemID(6)) == ItemID(6))
+        // Reversed (9 8 7 ... 0): 4 is still one from 3, and 5 one from 6
+        list.sort(by: .gallery, reversed: true)
+        #expect(list.nearestShown(to: ItemID(4)) == ItemID(3))
+        #expect(list.nearestShown(to: ItemID(5)) == ItemID(6))
+        // A tie (2 is two from 0 and from 4) goes to the next item in the order shown
+        let tie = ItemList()
+        tie.append(items(["x-0", "a", "b", "c", "x-4"]))
+        tie.setFilter("x-")
+        #expect(tie.nearestShown(to: ItemID(2)) == ItemID(4))
+        tie.sort(by: .gallery, reversed: true)
+        #expect(tie.nearestShown(to: ItemID(2)) == ItemID(0))
+        // In a title sort the neighbours are the sort's, not the gallery's: sorted, the items
+        // read a, b, x-c, x-d, x-e, so b (gallery neighbours x-c and x-e) is next to x-c
+        let sorted = ItemList()
+        sorted.append(items(["x-d", "a", "x-c", "b", "x-e"]))
+        sorted.sort(by: .title, reversed: false)
+        sorted.setFilter("x-")
+        #expect(titles(sorted) == ["x-c", "x-d", "x-e"])
+        #expect(sorted.nearestShown(to: ItemID(3)).map { sorted.title(of: $0) } == "x-c")
+        #expect(sorted.nearestShown(to: ItemID(1)).map { sorted.title(of: $0) } == "x-c")
+        // Paging adds items: the unfiltered order includes them
+        sorted.append(items(["b2"]))
+        #expect(sorted.nearestShown(to: ItemID(5)).map { sorted.title(of: $0) } == "x-c")
+        // Nothing shown: nil
+        sorted.setFilter("zebra")
+        #expect(sorted.nearestShown(to: ItemID(1)) == nil)
+    }
+
     @Test("non-ASCII titles fold case for the search")
     func unicodeFolding() {
         let list = ItemList()
@@ -104,11 +142,12 @@ struct ItemListTests {
     @Test("search matches the same items as a brute-force scan over 2,000 random titles")
     func searchAgainstBruteForce() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("abcAB é1")
+        // (K is the Kelvin sign: it folds to an ASCII k)
+        let alphabet = Array("abcAB é1\u{212A}k-.")
         let names = (0..<2000).map { _ in String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) }
         let list = ItemList()
         list.append(names.map { GalleryItem(title: $0, thumbnail: nil, image: nil) })
-        for query in ["a", "ab", "B", "aB", "é", "1a", " ", "abc", "zz"] {
+        for query in ["a", "ab", "B", "aB", "é", "1a", " ", "abc", "zz", "k", "\u{212A}", "-", ".", "1", "c", "k-", "A", "b"] {
             let bits = list.matches(query)
             for (i, _) in names.enumerated() {
                 let title = list.title(of: ItemID(i)), file = list.fileName(of: ItemID(i))

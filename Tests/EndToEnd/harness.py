@@ -291,7 +291,7 @@ class E2ETestCase(unittest.TestCase):
 
     def wait_started(self, term, timeout=10):
         """Waits for the status line (Vitrine's table is up)."""
-        return term.wait_for(lambda lines: re.search(r"\d+/\d+\+? .*\? help", lines[-1]), timeout,
+        return term.wait_for(lambda lines: re.search(r"\d+/\d+\+? .*H help", lines[-1]), timeout,
                              "the status line")
 
     def wait_settled(self, term, timeout=15):

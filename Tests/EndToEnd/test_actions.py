@@ -153,7 +153,7 @@ class ActionsTests(E2ETestCase):
         self.wait_settled(term, 60)
         term.keys("j", "o")
         term.wait_text("IN-OPENER", 20)
-        self.assertNotIn("? help", term.capture()[-1], "curses gave the screen to the opener")
+        self.assertNotIn("H help", term.capture()[-1], "curses gave the screen to the opener")
         term.keys("Enter")
         term.wait_for(lambda l: "back from the viewer" in l[-1], 10, "the browser back")
         opened = log.read_text().splitlines()

@@ -96,7 +96,7 @@ class BrowserTests(E2ETestCase):
             demo = plistlib.load(f)
         countries = demo["countries"]
         term = self.launch([])
-        lines = term.wait_for(lambda lines: re.search(r"1/%d .*\? help" % len(countries), lines[-1]), 10,
+        lines = term.wait_for(lambda lines: re.search(r"1/%d .*H help" % len(countries), lines[-1]), 10,
                               "the demo gallery (%d items)" % len(countries))
         self.wait_settled(term)
         lines = term.capture()
@@ -281,7 +281,7 @@ class BrowserTests(E2ETestCase):
         term = self.launch([server.url("gallery.json")])
         self.wait_started(term)
         self.wait_settled(term)
-        term.keys("?")
+        term.keys("H")
         lines = term.wait_for(lambda lines: "Vitrine keys" in "\n".join(lines), 5, "the help overlay")
         text = "\n".join(lines)
         for words in ("move", "first / last", "open the full view", "quit"):
@@ -372,7 +372,7 @@ class BrowserTests(E2ETestCase):
         term.wait_text("EXITED=0", timeout=5)
         screen = term.text()
         self.assertIn("BEFORE-VITRINE-MARKER", screen, "normal screen not restored")
-        self.assertNotIn("? help", screen, "the browser's screen is still showing")
+        self.assertNotIn("H help", screen, "the browser's screen is still showing")
         self.assertTrue(wait_until(lambda: not term.vitrine_pids(), 3), "vitrine still running")
         self.assertEqual(term.display("#{alternate_on}"), "0")
         self.assertEqual(term.display("#{cursor_flag}"), "1")
@@ -479,7 +479,7 @@ class BrowserTests(E2ETestCase):
         root, items = demo_root(self.tmp, count=3)
         server = self.serve(root)
         term = self.launch([server.url("gallery.json"), "--row-height", "40"])
-        lines = term.wait_for(lambda lines: "EXITED=" in "\n".join(lines) or re.search(r"1/3 .*\? help", lines[-1]),
+        lines = term.wait_for(lambda lines: "EXITED=" in "\n".join(lines) or re.search(r"1/3 .*H help", lines[-1]),
                               10, "the browser or its exit")
         self.assertNotIn("EXITED=", "\n".join(lines), "vitrine died:\n" + "\n".join(lines))
         self.assertIsNotNone(find_row(lines, "Picture 0"))

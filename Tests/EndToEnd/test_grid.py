@@ -240,7 +240,7 @@ class GridTests(E2ETestCase):
 
     def test_help_lists_the_grid_keys(self):
         server, term, items = self.start(["--view", "grid"], height=14)
-        term.keys("?")
+        term.keys("H")
         lines = term.wait_for(lambda lines: "Vitrine keys" in "\n".join(lines), 5, "the help")
         text = "\n".join(lines)
         self.assertIn("move left / right", text)

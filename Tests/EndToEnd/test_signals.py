@@ -50,7 +50,7 @@ class SignalRestoreTests(E2ETestCase):
     def check(self, name):
         sig = getattr(signal, name)
         term = self.launch()
-        term.wait_for(lambda lines: "? help" in lines[-1], 10, "the status line")
+        term.wait_for(lambda lines: "H help" in lines[-1], 10, "the status line")
         # Given the browser up: alternate screen, keypad-transmit on, cbreak and no echo
         self.assertEqual(term.display("#{alternate_on}"), "1", name)
         self.assertTrue(wait_until(lambda: term.display("#{keypad_cursor_flag}") == "1", 3), name)

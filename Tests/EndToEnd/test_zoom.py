@@ -56,7 +56,7 @@ class ZoomPanTests(E2ETestCase):
         term.wait_for(lambda lines: "fit 4%" in lines[-1], 5, "fit again")
         # q goes back to the gallery
         term.keys("q")
-        term.wait_for(lambda lines: "1/1" in lines[-1] and "? help" in lines[-1], 5, "the gallery")
+        term.wait_for(lambda lines: "1/1" in lines[-1] and "H help" in lines[-1], 5, "the gallery")
 
 
 if __name__ == "__main__":

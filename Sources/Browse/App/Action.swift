@@ -18,8 +18,9 @@ public enum Action: Hashable, Sendable {
     case toggleView
     /// Bigger and smaller thumbnails.
     case bigger, smaller
-    /// Start a search (`/`), the next and previous match (`n`, `N`).
-    case search, searchNext, searchPrevious
+    /// Start a search (`/`) or a backward search (`?`); the next and previous match in the
+    /// search's direction (`n`, `N`: after `?`, `n` goes up, as in less and vim).
+    case search, searchBackward, searchNext, searchPrevious
     /// Start a filter (`&`); clear the filter and the search (`Esc`).
     case filter, clear
     /// Cycle the sort key; reverse the sort.

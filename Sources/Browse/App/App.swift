@@ -29,6 +29,9 @@ public final class App {
     private var stack: [any BrowseView] = []
     /// Digits typed before a key (`50` of `50G`).
     public private(set) var count: Int?
+    /// The search's direction: true after `/`, false after `?`; `n` goes this way and `N`
+    /// the other, as in less and vim.
+    public private(set) var searchForward = true
     private var prompt: Prompt?
     /// A one-off note for the status line ("no match for …"), until the next key.
     public private(set) var message: String?
@@ -129,12 +132,16 @@ public final class App {
             needsFull = true
         case .quitAll:
             running = false
-        case .search, .filter:
-            let kind: Prompt.Kind = action == .search ? .search : .filter
-            prompt = Prompt(kind: kind, origin: gallery.selected, previous: kind == .search ? model.search : model.list.filter)
-            if kind == .filter { prompt?.text = model.list.filter ?? "" }
+        case .search, .searchBackward, .filter:
+            let kind: Prompt.Kind = action == .search ? .search : (action == .searchBackward ? .backwardSearch : .filter)
+            prompt = Prompt(
+                kind: kind, origin: gallery.selected, originItem: gallery.selectedItem,
+                previous: kind == .filter ? model.list.filter : model.search, previousForward: searchForward)
+            if kind == .filter { prompt?.text = model.list.filter ?? "" } else { searchForward = kind == .search }
         case .searchNext, .searchPrevious:
-            jumpToMatch(forward: action == .searchNext, count: max(1, count ?? 1), includingSelection: false)
+            let before = (gallery.topRow, gallery.selected, model.searchMatches)
+            jumpToMatch(forward: (action == .searchNext) == searchForward, count: max(1, count ?? 1), includingSelection: false)
+            redrawAfterSearch(from: before)
         case .mark:
             guard let id = currentItem else { return }
             model.toggleMark(id)
@@ -210,33 +217,40 @@ public final class App {
         guard var p = prompt else { return }
         let edit = p.edit(key)
         prompt = p
+        let forward = p.kind != .backwardSearch
         switch (p.kind, edit) {
         case (_, .ignored):
             return
-        case (.search, .changed):
-            model.setSearch(p.text)
-            gallery.select(p.origin)
-            if model.search != nil { jumpToMatch(forward: true, count: 1, includingSelection: true) }
-        case (.search, .accepted):
-            prompt = nil
-            if p.text.isEmpty, let previous = p.previous {
-                // An empty search repeats the last one, as in less and vim.
-                model.setSearch(previous)
-                jumpToMatch(forward: true, count: 1, includingSelection: false)
-            }
-        case (.search, .cancelled):
-            prompt = nil
-            model.setSearch(p.previous)
-            gallery.select(p.origin)
         case (.filter, .changed):
+            // The selection stays on the item selected when the prompt opened, or goes to the
+            // nearest one the filter shows: erasing the filter comes back to it.
             model.list.setFilter(p.text)
-            gallery.reanchor()
+            gallery.reanchor(to: p.originItem)
         case (.filter, .accepted):
             prompt = nil
         case (.filter, .cancelled):
             prompt = nil
             model.list.setFilter(p.previous)
-            gallery.reanchor()
+            gallery.reanchor(to: p.originItem)
+        case (_, .changed):
+            let before = (gallery.topRow, gallery.selected, model.searchMatches)
+            model.setSearch(p.text)
+            gallery.select(p.origin)
+            if model.search != nil { jumpToMatch(forward: forward, count: 1, includingSelection: true) }
+            redrawAfterSearch(from: before)
+            return
+        case (_, .accepted):
+            prompt = nil
+            if p.text.isEmpty, let previous = p.previous {
+                // An empty search repeats the last one in the new direction, as in less and vim.
+                model.setSearch(previous)
+                jumpToMatch(forward: forward, count: 1, includingSelection: false)
+            }
+        case (_, .cancelled):
+            prompt = nil
+            model.setSearch(p.previous)
+            searchForward = p.previousForward
+            gallery.select(p.origin)
         }
         needsFull = true
     }
@@ -245,7 +259,7 @@ public final class App {
     /// `includingSelection`, the selection itself counts (incremental search).
     private func jumpToMatch(forward: Bool, count: Int, includingSelection: Bool) {
         guard let query = model.search, let matches = model.searchMatches else {
-            message = "no search: / starts one"
+            message = "no search: / or ? starts one"
             return
         }
         let list = model.list
@@ -268,17 +282,38 @@ public final class App {
             }
             guard let hit else {
                 message = "no match for \(query)"
-                needsFull = true
                 return
             }
             position = hit
             found += 1
             steps = 1
         }
-        let before = gallery.selected
         gallery.select(position)
         if wrapped { message = forward ? "search wrapped to the top" : "search wrapped to the bottom" }
-        if before != position { needsFull = true }
+    }
+
+    /// Marks what a search step changed, from the gallery's (top row, selection, matches)
+    /// before it: the whole view when it scrolled; else only the slots on screen whose match
+    /// highlight or selection changed (an incremental search's next letter usually changes a
+    /// few; only the first can change them all). The status line is redrawn when its text
+    /// changes, as always.
+    private func redrawAfterSearch(from before: (topRow: Int, selected: Int, matches: ItemBits?)) {
+        guard top === gallery, gallery.topRow == before.topRow else {
+            needsFull = true
+            return
+        }
+        let moved = before.selected != gallery.selected
+        for p in gallery.visiblePositions {
+            let selection = moved && (p == before.selected || p == gallery.selected)
+            guard case .item(let id)? = gallery.slot(at: p) else {
+                // The "loading more" slot: it draws itself with the whole view.
+                if selection { needsFull = true }
+                continue
+            }
+            if selection || (before.matches?[id] ?? false) != model.isMatch(id) {
+                dirty.insert(id)
+            }
+        }
     }
 
     private func apply(_ reaction: Reaction) {
@@ -424,6 +459,13 @@ public final class App {
     /// True while a spinner on screen turns (the loop then wakes every `Spinner.interval` ms).
     public var animating: Bool { top.animating }
 
+    /// True while there is work for idle moments: the search index is not built yet.
+    public var hasIdleWork: Bool { model.list.needsIndexing }
+
+    /// Does one slice of idle work (a few ms): indexes the next items for search, so that the
+    /// first search key does not pay for the whole index.
+    public func idleWork() { model.list.indexSome() }
+
     /// Advances the spinner and marks what it turns in.
     public func tick() {
         model.tickSpinner()
@@ -465,8 +507,10 @@ public final class App {
     func statusText() -> (String, String) {
         if let prompt {
             var right = ""
-            if prompt.kind == .search, let matches = model.searchMatches {
+            if prompt.kind != .filter, let matches = model.searchMatches {
                 right = "\(matches.population) matching"
+            } else if prompt.kind == .backwardSearch {
+                right = "search backward (help: H)"
             } else if prompt.kind == .filter {
                 right = "\(model.list.count) of \(model.list.total)"
             }
@@ -487,7 +531,7 @@ public final class App {
             // before the name.
             let (loaded, loading, failed) = model.thumbnails.counts
             let marked = model.marks.isEmpty ? "" : "●\(model.marks.count) "
-            right = "\(count.map { "\($0)  " } ?? "")\(marked)✓\(loaded) …\(loading) ✗\(failed)  ? help"
+            right = "\(count.map { "\($0)  " } ?? "")\(marked)✓\(loaded) …\(loading) ✗\(failed)  H help"
             if !fits() {
                 let list = model.list
                 let position = "\(min(gallery.selected + 1, list.count))/\(list.count)\(model.paging.hasMore ? "+" : "")"

@@ -31,9 +31,11 @@ public struct Binding: Sendable {
     }
 }
 
-/// The one key table. It drives key handling (`action(for:in:)`), the help overlay (`?`),
+/// The one key table. It drives key handling (`action(for:in:)`), the help overlay (`H`),
 /// the keys part of `vitrine --help` (`helpText()`), and a unit test checks the man page's
-/// KEYS section against it. Bindings follow less, vim, nsxiv and ranger.
+/// KEYS section against it. Bindings follow less, vim, nsxiv and ranger: in the gallery `?`
+/// is a backward search as in less and vim, so the help is `H` (less's) and F1 there; the full
+/// view, with nothing to search, keeps `?` for the help too.
 public enum Bindings {
     static let gallery: Set<ViewKind> = [.list, .grid]
     static let everywhere: Set<ViewKind> = [.list, .grid, .image]
@@ -50,8 +52,8 @@ public enum Bindings {
         Binding("Enter", [.enter], .open, "open the full view", [.grid]),
         Binding("v", [.character("v")], .toggleView, "switch between the list and the grid", gallery),
         Binding("+ -", [.character("+"), .character("="), .character("-")], .bigger, "bigger / smaller thumbnails", gallery),
-        Binding("/", [.character("/")], .search, "search titles and file names as you type", gallery),
-        Binding("n N", [.character("n"), .character("N")], .searchNext, "next / previous match (wraps)", gallery, count: true),
+        Binding("/ ?", [.character("/"), .character("?")], .search, "search titles and file names as you type (? backward)", gallery),
+        Binding("n N", [.character("n"), .character("N")], .searchNext, "next / previous match in the search's direction (wraps)", gallery, count: true),
         Binding("&", [.character("&")], .filter, "show only items matching a filter", gallery),
         Binding("Esc", [.escape], .clear, "clear the filter and the search", gallery),
         Binding(",", [.character(",")], .sort, "sort by gallery order, title, file name, size", gallery),
@@ -75,7 +77,8 @@ public enum Bindings {
         Binding("s", [.character("s")], .save, "save to the save folder (marked, else this item)", everywhere),
         Binding("r", [.character("r")], .retry, "retry with a fresh download", everywhere),
         Binding("^L", [.control("L")], .redraw, "redraw the screen", everywhere),
-        Binding("? F1", [.character("?"), .function(1)], .help, "this help", everywhere),
+        Binding("H F1", [.character("H"), .function(1)], .help, "this help", gallery),
+        Binding("? H F1", [.character("?"), .character("H"), .function(1)], .help, "this help", [.image]),
         Binding("q", [.character("q")], .quit, "quit", gallery),
         Binding("Q", [.character("Q")], .quitAll, "quit from anywhere", everywhere),
     ]
@@ -84,7 +87,7 @@ public enum Bindings {
     /// the first action, as "↑ ↓" reads.
     static let opposites: [Action: Action] = [
         .down: .up, .right: .left, .last: .first, .pageDown: .pageUp, .halfPageDown: .halfPageUp, .bigger: .smaller,
-        .searchNext: .searchPrevious, .next: .previous,
+        .searchNext: .searchPrevious, .next: .previous, .search: .searchBackward,
     ]
 
     /// The action `key` triggers in `view`, and whether a count applies.
@@ -102,6 +105,7 @@ public enum Bindings {
         switch binding.action {
         case .bigger: return binding.keys[i] == .character("-") ? .smaller : .bigger
         case .searchNext: return binding.keys[i] == .character("N") ? .searchPrevious : .searchNext
+        case .search: return binding.keys[i] == .character("?") ? .searchBackward : .search
         default: return i < binding.keys.count / 2 ? opposite : binding.action
         }
     }

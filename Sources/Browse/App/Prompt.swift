@@ -1,11 +1,18 @@
 import TerminalUI
 
-/// The line being typed after `/` (search) or `&` (filter), shown in the status line.
+/// The line being typed after `/` (search), `?` (backward search) or `&` (filter), shown in
+/// the status line.
 struct Prompt {
     enum Kind {
-        case search, filter
+        case search, backwardSearch, filter
 
-        var sigil: String { self == .search ? "/" : "&" }
+        var sigil: String {
+            switch self {
+            case .search: return "/"
+            case .backwardSearch: return "?"
+            case .filter: return "&"
+            }
+        }
     }
 
     /// What an edit did.
@@ -23,8 +30,13 @@ struct Prompt {
     var text = ""
     /// The selected position when the prompt opened (search starts there; cancel returns).
     let origin: Int
+    /// The selected item when the prompt opened (a filter keeps the selection on it, or on
+    /// the nearest item it shows).
+    var originItem: ItemID? = nil
     /// The search or filter before the prompt (cancel restores it).
     let previous: String?
+    /// The search's direction before the prompt (cancel restores it).
+    var previousForward = true
 
     mutating func edit(_ key: Key) -> Edit {
         switch key {

@@ -12,17 +12,6 @@ public protocol ImageLoading: AnyObject {
 
 extension ImagePipeline: ImageLoading {}
 
-/// A decode size in pixels (the pipeline's box: the image is shrunk to fit inside it).
-public struct PixelBox: Hashable, Sendable {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-}
-
 /// What a view wants loaded now: computed from its layout after every batch of keys.
 public struct Interest {
     /// Items on screen, nearest first (screen order).

@@ -26,6 +26,14 @@ public struct ItemBits: Sendable, Equatable {
         words = Array(repeating: 0, count: (count + 63) / 64)
     }
 
+    /// A set from its words: bit `i & 63` of `words[i >> 6]` is item i (`(count + 63) / 64`
+    /// words; bits past `count` clear).
+    init(count: Int, words: [UInt64]) {
+        precondition(words.count == (count + 63) / 64)
+        self.count = count
+        self.words = words
+    }
+
     public subscript(id: ItemID) -> Bool {
         get {
             guard id.index >= 0, id.index < count else { return false }

@@ -60,8 +60,9 @@ public struct GalleryLayout: Equatable, Sendable {
     /// Left margin: what is left over after whole slots, split on both sides.
     public var leftMargin: Int { mode == .list ? 0 : (columns - perRow * slotWidth) / 2 }
 
-    /// The pixel box thumbnails are decoded at: twice the half-block grid each way.
-    public var pixelBox: PixelBox { PixelBox(width: box.columns * 2, height: box.rows * 4) }
+    /// The pixel box thumbnails are decoded at (``Sizes/decodeBox(for:cellPixels:)``: twice the
+    /// half-block grid each way).
+    public var pixelBox: PixelBox { Sizes.decodeBox(for: CellSize(columns: box.columns, rows: box.rows)) }
 
     /// Top-left cell of the slot at `row` (counted from the first row on screen) and `column`.
     public func origin(row: Int, column: Int) -> (y: Int, x: Int) {

@@ -88,11 +88,15 @@ public final class GalleryView: BrowseView {
         if let p = model.list.position(of: id) { select(p) }
     }
 
-    /// Puts the selection back on its item after the list changed (filter, sort, page); an
-    /// item the filter hides leaves the selection at the same position, clamped.
-    public func reanchor() {
-        if let id = selectedID, let p = model.list.position(of: id) {
+    /// Puts the selection back on its item after the list changed (filter, sort, page), or
+    /// on `anchor` (the item selected when a filter prompt opened, so typing and erasing a
+    /// filter comes back to it). When the filter hides that item, the selection goes to the
+    /// nearest shown item in the unfiltered order (``ItemList/nearestShown(to:)``), not to the
+    /// same position.
+    public func reanchor(to anchor: ItemID? = nil) {
+        if let id = anchor ?? selectedID, let near = model.list.nearestShown(to: id), let p = model.list.position(of: near) {
             selected = p
+            selectedID = near
         } else {
             selected = max(0, min(slotCount - 1, selected))
             if selectedItem != nil { selectedID = selectedItem }
@@ -364,7 +368,8 @@ public final class GalleryView: BrowseView {
             }
         case .item(let id)?:
             let item = model.items[id.index]
-            let name = model.list.fileName(of: id)
+            // The file name shows in the list only (finding it parses the URL: not per grid slot).
+            let name = layout.mode == .list ? model.list.fileName(of: id) : ""
             switch model.thumbnails.phase(id) {
             case .idle, .loading, .evicted:
                 return Content(title: item.title, fileName: name, detail: "loading…", thumbnail: .loading)
@@ -492,6 +497,6 @@ public final class GalleryView: BrowseView {
         if list.sortKey != .gallery || list.reversed {
             left += "  sort: \(list.sortKey.rawValue) \(list.reversed ? "↓" : "↑")"
         }
-        return (left, "loaded \(loaded) · loading \(loading) · failed \(failed)  ? help")
+        return (left, "loaded \(loaded) · loading \(loading) · failed \(failed)  H help")
     }
 }

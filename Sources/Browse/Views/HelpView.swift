@@ -1,6 +1,6 @@
 import TerminalUI
 
-/// The key help (`?`): a box over the view, generated from `Bindings` for that view alone.
+/// The key help (`H` or F1; `?` in the full view): a box over the view, generated from `Bindings` for that view alone.
 /// On a screen too small for every line it scrolls (↓ ↑ j k PgDn PgUp Space); any other key
 /// closes it.
 @MainActor

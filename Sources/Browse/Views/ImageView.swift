@@ -77,10 +77,9 @@ public final class ImageView: BrowseView {
     /// cell's pixel size: never more than the screen shows); with half blocks twice the
     /// half-block grid of the whole screen.
     var pixelBox: PixelBox {
-        if let context {
-            return PixelBox(width: max(1, columns) * context.cellWidth, height: max(1, lines - 1) * context.cellHeight)
-        }
-        return PixelBox(width: max(1, columns) * 2, height: max(1, lines - 1) * 4)
+        Sizes.decodeBox(
+            for: CellSize(columns: columns, rows: lines - 1),
+            cellPixels: context.map { PixelBox(width: $0.cellWidth, height: $0.cellHeight) })
     }
 
     public func layout(lines: Int, columns: Int) {
