@@ -46,7 +46,10 @@ let package = Package(
             dependencies: ["CLibcurl"]
         ),
         // HTTP on libcurl's multi interface: one network thread, submit/cancel from any thread.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl"], swiftSettings: swiftSettings),
+        // A pthread mutex around a value (Synchronization.Mutex locks with futexes that
+        // ThreadSanitizer cannot see).
+        .target(name: "Locking", swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl", "Locking"], swiftSettings: swiftSettings),
         // The hot path's decoders (issue 14): libjpeg-turbo, libspng and LittleCMS headers and
         // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
         .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -61,12 +64,12 @@ let package = Package(
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["CVips", "CImageCodecs", "HalfBlock", "HTTPClient"],
+            dependencies: ["CVips", "CImageCodecs", "HalfBlock", "HTTPClient", "Locking"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "TerminalUI",
-            dependencies: ["CNcursesw", "HalfBlock"],
+            dependencies: ["CNcursesw", "HalfBlock", "Locking"],
             swiftSettings: swiftSettings
         ),
         // The browse core: items, the list a view shows, thumbnail loading, views, bindings.
@@ -98,12 +101,12 @@ let package = Package(
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
         .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics", "Gallery", "TerminalUI", "Browse"], path: "Sources/vitrine-bench"),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["ImagePipeline", "HalfBlock"],
+            dependencies: ["ImagePipeline", "HalfBlock", "Locking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import CCurl
 import CLibcurl
 import Foundation
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: one network thread owns the
 /// multi handle and every transfer, and sleeps in `curl_multi_poll` until a socket is ready,

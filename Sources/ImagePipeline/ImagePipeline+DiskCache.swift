@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension ImagePipeline {
     /// Where a fetched body came from: a body from the disk cache that fails to decode has its

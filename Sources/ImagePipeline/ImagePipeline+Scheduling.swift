@@ -1,6 +1,6 @@
 import Foundation
 import HalfBlock
-import Synchronization
+import Locking
 
 extension ImagePipeline {
     enum Delivery {

@@ -1,6 +1,6 @@
 import Foundation
 import HalfBlock
-import Synchronization
+import Locking
 
 /// Loads images for rows and views: memory cache, disk cache, request coalescing, a per-host
 /// load queue ordered by priority, cancellation, validation and shrink-on-load decoding.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Moves notifications posted on background threads into the main loop: the one place where
 /// work crosses threads.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// `Tests/Fixtures/galleryserver.py` on a loopback address with an OS-picked port, logging
 /// requests (and with `logHeaders`, every request header; with `logTimes`, monotonic times and

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Hands memory that downloads freed back to the system, so that resident memory follows what
 /// is live (the memory cache, the rows on screen) rather than what was ever downloaded.
