@@ -184,7 +184,7 @@ final class Engine: Sendable {
         _ completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void,
         _ result: Result<HTTPResponse, HTTPClientError>
     ) {
-        guard !exiting.load(ordering: .relaxed) else { return }
+        guard !exiting.withLock({ $0 }) else { return }
         DispatchQueue.global(qos: .userInitiated).async { completion(result) }
     }
 
@@ -250,7 +250,7 @@ final class Engine: Sendable {
     /// exit hook.
     static let running = Mutex<[ObjectIdentifier: Engine]>([:])
     /// Set by the exit hook: no completion is delivered after it.
-    static let exiting = Atomic<Bool>(false)
+    static let exiting = Mutex(false)
 
     /// At `exit`, stops every running network thread and waits for each (250 ms at most in
     /// all). Registered after `curl_global_init` (which starts OpenSSL and registers its
@@ -260,7 +260,7 @@ final class Engine: Sendable {
     static let exitHook: Void = {
         atexit {
             // The process is ending: completions would run on Dispatch threads racing exit.
-            Engine.exiting.store(true, ordering: .relaxed)
+            Engine.exiting.withLock { $0 = true }
             let engines = Engine.running.withLock { Array($0.values) }
             let deadline = ContinuousClock.now + .milliseconds(250)
             for engine in engines { engine.shutdown() }
