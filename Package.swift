@@ -6,6 +6,15 @@ import PackageDescription
 /// package default; warnings about concurrency are errors there already.
 let swiftSettings: [SwiftSetting] = []
 
+/// GLib's header folders (`pkg-config --cflags gobject-2.0` on Debian), for the CVips shim's C
+/// file alone: a pkg-config system library would also link GLib and GObject into every start,
+/// which never calls them (CVips opens them with dlopen; docs/PERFORMANCE.md, issue 14).
+#if arch(arm64)
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"]
+#else
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"]
+#endif
+
 let package = Package(
     name: "Vitrine",
     products: [
@@ -22,22 +31,22 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // libvips headers (types and macros only: CVips opens libvips with dlopen at first use)
-        // and GLib/GObject's include and link flags.
+        // libvips headers (types and macros only: CVips opens libvips, GLib and GObject with
+        // dlopen at first use, so nothing of them is linked; see glibIncludes).
         .systemLibrary(
             name: "CLibvips",
-            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // A thin C shim over libvips's variadic API (Swift cannot call variadic C functions).
         .target(
             name: "CVips",
-            dependencies: ["CLibvips"]
+            dependencies: ["CLibvips"],
+            cSettings: [.unsafeFlags(glibIncludes)]
         ),
-        // libcurl headers and link flags.
+        // libcurl headers only (Debian's are on the default include path): CCurl opens libcurl
+        // with dlopen at the first request, so no start loads its 31 libraries.
         .systemLibrary(
             name: "CLibcurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // A thin C shim over libcurl's variadic setopt/getinfo (Swift cannot call variadic C).
