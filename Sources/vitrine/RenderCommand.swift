@@ -30,7 +30,8 @@ enum RenderCommand {
         // full image for large photos (shrink-on-load).
         let decodeBox = HalfBlockRenderer.decodeBox(columns: box.0, rows: box.1)
         let request = ImageRequest(url: url, maxPixelWidth: decodeBox.width, maxPixelHeight: decodeBox.height)
-        let image = try load(request, argument: argument)
+        // Half blocks resize once, from the decoded pixels straight to the cells.
+        let image = try load(request, argument: argument, shrink: false)
         let fitted = HalfBlockRenderer.fittedSize(
             imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
             maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
@@ -79,12 +80,15 @@ enum RenderCommand {
     /// A file or `data:` URL is read and decoded right here (`ImagePipeline.decodeLocal`: the
     /// same limits and errors, none of a pipeline's queues and threads, which were a measurable
     /// part of a small render); http(s) goes through a pipeline without a memory cache.
-    static func load(_ request: ImageRequest, argument: String) throws(Failure) -> DecodedImage {
+    /// `shrink` false: a local JPEG or PNG may come back larger than the request's box (see
+    /// `ImagePipeline.decodeLocal`), for a caller that resizes it anyway.
+    static func load(_ request: ImageRequest, argument: String, shrink: Bool = true) throws(Failure) -> DecodedImage {
         let result: Result<DecodedImage, ImagePipeline.Error>
         let scheme = request.url.scheme?.lowercased()
         if scheme == "file" || scheme == "data" {
             result = ImagePipeline.decodeLocal(
-                request.url, maxPixelWidth: request.maxPixelWidth, maxPixelHeight: request.maxPixelHeight)
+                request.url, maxPixelWidth: request.maxPixelWidth, maxPixelHeight: request.maxPixelHeight,
+                shrink: shrink)
         } else {
             var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
             configuration.decodeConcurrency = 1

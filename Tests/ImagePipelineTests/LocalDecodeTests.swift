@@ -68,6 +68,28 @@ struct LocalDecodeTests {
             == .failure(.unsupportedURL("http://127.0.0.1:9/x.png")))
     }
 
+    @Test("shrink: false hands back the JPEG at its DCT scale and the PNG whole, for one resize")
+    func unshrunk() throws {
+        // Given quad (64x48) as a PNG and as a progressive JPEG, and a box of 10x10 pixels
+        let png = Self.folder.appendingPathComponent("interlaced.png")
+        let jpeg = Self.folder.appendingPathComponent("progressive.jpg")
+        // When decoded with and without the shrink to the box
+        let pngWhole = try ImagePipeline.decodeLocal(png, maxPixelWidth: 10, maxPixelHeight: 10, shrink: false).get()
+        let pngFit = try ImagePipeline.decodeLocal(png, maxPixelWidth: 10, maxPixelHeight: 10).get()
+        let jpegScaled = try ImagePipeline.decodeLocal(jpeg, maxPixelWidth: 10, maxPixelHeight: 10, shrink: false).get()
+        let jpegFit = try ImagePipeline.decodeLocal(jpeg, maxPixelWidth: 10, maxPixelHeight: 10).get()
+        // Then the PNG is whole, the JPEG at 2/8 (16x12, the smallest n/8 covering 10x8), and
+        // the shrunk ones fit the box; the source size is the same either way
+        #expect(pngWhole.bitmap.width == 64 && pngWhole.bitmap.height == 48)
+        #expect(jpegScaled.bitmap.width == 16 && jpegScaled.bitmap.height == 12)
+        #expect(pngFit.bitmap.width == 10 && jpegFit.bitmap.width == 10)
+        #expect(pngWhole.sourceWidth == pngFit.sourceWidth && jpegScaled.sourceHeight == jpegFit.sourceHeight)
+        // And a format libvips decodes fits the box either way
+        let gif = Self.folder.appendingPathComponent("animated.gif")
+        let gifDecoded = try ImagePipeline.decodeLocal(gif, maxPixelWidth: 4, maxPixelHeight: 4, shrink: false).get()
+        #expect(gifDecoded.bitmap.width <= 4 && gifDecoded.bitmap.height <= 4)
+    }
+
     @Test("readFile: whole files, the limit exactly, missing paths, folders and FIFOs")
     func readFileEdges() throws {
         let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
