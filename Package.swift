@@ -6,6 +6,9 @@ import PackageDescription
 /// package default; warnings about concurrency are errors there already.
 let swiftSettings: [SwiftSetting] = []
 
+/// The folder holding this manifest (absolute), for files the linker reads.
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
 /// GLib's header folders (`pkg-config --cflags gobject-2.0` on Debian), for the CVips shim's C
 /// file alone: a pkg-config system library would also link GLib and GObject into every start,
 /// which never calls them (CVips opens them with dlopen; docs/PERFORMANCE.md, issue 14).
@@ -101,7 +104,9 @@ let package = Package(
             // docs/PERFORMANCE.md "Render speed"). Link flags only: no module is rebuilt.
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                     "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/startup-symbols.order",
+                     "-Xlinker", "--no-warn-symbol-ordering"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
