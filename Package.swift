@@ -102,6 +102,10 @@ let package = Package(
             // glibc 2.36+): the statically linked Swift runtime's 76,000 relative relocations
             // take 14 KB instead of 1.8 MB, which every start used to read (peak RSS -2.7 MB,
             // docs/PERFORMANCE.md "Render speed"). Link flags only: no module is rebuilt.
+            // The functions a one-shot run executes are laid out together
+            // (scripts/startup-symbols.order, made by scripts/make-startup-order.sh): the kernel
+            // maps 64 KiB of code around each fault, and scattered they kept 6.5 MB resident
+            // (peak RSS of a 1x1 render 15.6 → 12.6 MB, docs/PERFORMANCE.md issue 14).
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
