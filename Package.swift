@@ -6,6 +6,18 @@ import PackageDescription
 /// package default; warnings about concurrency are errors there already.
 let swiftSettings: [SwiftSetting] = []
 
+/// The folder holding this manifest (absolute), for files the linker reads.
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
+/// GLib's header folders (`pkg-config --cflags gobject-2.0` on Debian), for the CVips shim's C
+/// file alone: a pkg-config system library would also link GLib and GObject into every start,
+/// which never calls them (CVips opens them with dlopen; docs/PERFORMANCE.md, issue 14).
+#if arch(arm64)
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"]
+#else
+let glibIncludes = ["-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include"]
+#endif
+
 let package = Package(
     name: "Vitrine",
     products: [
@@ -22,22 +34,22 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        // libvips headers (types and macros only: CVips opens libvips with dlopen at first use)
-        // and GLib/GObject's include and link flags.
+        // libvips headers (types and macros only: CVips opens libvips, GLib and GObject with
+        // dlopen at first use, so nothing of them is linked; see glibIncludes).
         .systemLibrary(
             name: "CLibvips",
-            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         // A thin C shim over libvips's variadic API (Swift cannot call variadic C functions).
         .target(
             name: "CVips",
-            dependencies: ["CLibvips"]
+            dependencies: ["CLibvips"],
+            cSettings: [.unsafeFlags(glibIncludes)]
         ),
-        // libcurl headers and link flags.
+        // libcurl headers only (Debian's are on the default include path): CCurl opens libcurl
+        // with dlopen at the first request, so no start loads its 31 libraries.
         .systemLibrary(
             name: "CLibcurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // A thin C shim over libcurl's variadic setopt/getinfo (Swift cannot call variadic C).
@@ -93,9 +105,15 @@ let package = Package(
             // glibc 2.36+): the statically linked Swift runtime's 76,000 relative relocations
             // take 14 KB instead of 1.8 MB, which every start used to read (peak RSS -2.7 MB,
             // docs/PERFORMANCE.md "Render speed"). Link flags only: no module is rebuilt.
+            // The functions a one-shot run executes are laid out together
+            // (scripts/startup-symbols.order, made by scripts/make-startup-order.sh): the kernel
+            // maps 64 KiB of code around each fault, and scattered they kept 6.5 MB resident
+            // (peak RSS of a 1x1 render 15.6 → 12.6 MB, docs/PERFORMANCE.md issue 14).
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                     "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/startup-symbols.order",
+                     "-Xlinker", "--no-warn-symbol-ordering"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),

@@ -9,7 +9,56 @@
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* GLib and GObject are not linked either: linking them made every start map them (with
+   libpcre2 and libffi, 1.1 MB of a 1x1 render's 17 MB) and run GObject's type-system
+   constructor, for a render that never calls them. They are opened with dlopen on first use
+   (libvips brings the same copies: one soname, one instance) and the few functions the shim
+   calls go through this table; the macros below keep the call sites as GLib spells them.
+   Pure helpers (prefix test, ASCII case, file tests) are plain C here. */
+#define VITRINE_GLIB_API(X) \
+    X(g_free) X(g_object_unref) X(g_log_set_handler) X(g_log_set_default_handler) \
+    X(g_compute_checksum_for_data)
+#define GLIB_FIELD(name) __typeof__(name) *name;
+static struct { VITRINE_GLIB_API(GLIB_FIELD) } glib;
+static pthread_once_t glib_once = PTHREAD_ONCE_INIT;
+static int glib_loaded;
+static char glib_error[256];
+
+static void open_glib(void) {
+    void *handle = dlopen("libgobject-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *why = dlerror();
+        snprintf(glib_error, sizeof glib_error, "%s", why ? why : "libgobject-2.0.so.0: cannot be opened");
+        return;
+    }
+#define GLIB_LOOKUP(sym) \
+    glib.sym = (__typeof__(sym) *)dlsym(handle, #sym); \
+    if (glib.sym == NULL) { snprintf(glib_error, sizeof glib_error, "libgobject-2.0.so.0: no symbol %s", #sym); return; }
+    VITRINE_GLIB_API(GLIB_LOOKUP)
+    glib_loaded = 1;
+}
+
+/* Opens GLib and GObject once; 0 when they are there. */
+static int load_glib(void) {
+    pthread_once(&glib_once, open_glib);
+    return glib_loaded ? 0 : -1;
+}
+
+static int has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static int is_directory(const char *path) { struct stat st; return stat(path, &st) == 0 && S_ISDIR(st.st_mode); }
+static int file_exists(const char *path) { struct stat st; return stat(path, &st) == 0; }
+
+#undef g_str_has_prefix
+#define g_str_has_prefix(s, prefix) has_prefix((s), (prefix))
+#define g_ascii_toupper(c) ((c) >= 'a' && (c) <= 'z' ? (c) - 'a' + 'A' : (c))
+#define g_free(p) glib.g_free(p)
+#define g_object_unref(o) glib.g_object_unref(o)
+#define g_log_set_handler(...) glib.g_log_set_handler(__VA_ARGS__)
+#define g_log_set_default_handler(...) glib.g_log_set_default_handler(__VA_ARGS__)
+#define g_compute_checksum_for_data(...) glib.g_compute_checksum_for_data(__VA_ARGS__)
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
@@ -20,8 +69,8 @@ static char unavailable[512];
    its tree of about 104 shared libraries (24 of the 34 ms of a 1x1 render, 22 MB), though
    JPEG and PNG never need it. Every libvips function the shim calls is looked up once into
    this table; __typeof__ keeps each pointer's type exactly the header's (variadic ones
-   included, which C calls through a pointer as it would directly). GLib and GObject stay
-   linked (the disk cache's SHA-256, g_object_unref, g_free): two small libraries. */
+   included, which C calls through a pointer as it would directly). GLib and GObject: the
+   table above. */
 #define VITRINE_VIPS_API(X) \
     X(vips_init) X(vips_version) X(vips_cache_set_max) X(vips_concurrency_set) \
     X(vips_error_buffer) X(vips_error_clear) X(vips_image_get_width) X(vips_image_get_height) \
@@ -39,6 +88,10 @@ static void *vips_handle;
 static int open_vips(void) {
     const char *name = getenv("VITRINE_LIBVIPS");
     if (name == NULL || name[0] == 0) name = "libvips.so.42";
+    if (load_glib() != 0) {
+        snprintf(unavailable, sizeof unavailable, "%s", glib_error);
+        return -1;
+    }
     vips_handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (vips_handle == NULL) {
         const char *why = dlerror();
@@ -113,7 +166,7 @@ static int find_modules_dir(void) {
     *slash = 0;
     int n = snprintf(modules_dir, sizeof modules_dir, "%s/vips-modules-%d.%d", lib,
                      VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);
-    if (n <= 0 || n >= (int)sizeof modules_dir || !g_file_test(modules_dir, G_FILE_TEST_IS_DIR)) {
+    if (n <= 0 || n >= (int)sizeof modules_dir || !is_directory(modules_dir)) {
         modules_dir[0] = 0;
         return 0;
     }
@@ -126,10 +179,10 @@ static int find_modules_dir(void) {
    are safe. */
 static void do_load_modules(void) {
     if (modules_dir[0] == 0 || api.g_module_open == NULL) return;
-    char *path = g_build_filename(modules_dir, ALLOWED_MODULE, NULL);
+    char path[PATH_MAX + 64];
+    int n = snprintf(path, sizeof path, "%s/%s", modules_dir, ALLOWED_MODULE);
     /* A module that fails to open leaves HEIC/AVIF unsupported: their rows say so. */
-    if (g_file_test(path, G_FILE_TEST_EXISTS)) (void)api.g_module_open(path, G_MODULE_BIND_LAZY);
-    g_free(path);
+    if (n > 0 && n < (int)sizeof path && file_exists(path)) (void)api.g_module_open(path, G_MODULE_BIND_LAZY);
     apply_allow_list();
 }
 
@@ -389,6 +442,7 @@ int cvips_thumbnail_rgba(const void *buf, size_t len, int max_width, int max_hei
 int cvips_sha256_hex(const void *buf, size_t len, char *out) {
     if (out == NULL) return -1;
     out[0] = 0;
+    if (load_glib() != 0) return -1;
     static const guchar empty = 0;
     gchar *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf ? (const guchar *)buf : &empty, len);
     if (hex == NULL) return -1;
@@ -398,7 +452,8 @@ int cvips_sha256_hex(const void *buf, size_t len, char *out) {
     return ok ? 0 : -1;
 }
 
-void cvips_free(void *pixels) { g_free(pixels); }
+/* Pixels only ever come from libvips, which loaded GLib. */
+void cvips_free(void *pixels) { if (pixels != NULL) g_free(pixels); }
 
 /* cvips_region_rgba (include/CVipsRegion.h): a region of an image at a shrink-on-load factor,
    for the full view's zoom and pan, through the same dlopen table as the thumbnail path. */

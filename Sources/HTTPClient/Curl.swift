@@ -89,7 +89,7 @@ enum Curl {
         case CURLE_OUT_OF_MEMORY where detail.lowercased().contains("header"): return .network("header too large")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .badURL(detail)
         default:
-            return .network(String(cString: curl_easy_strerror(code)).lowercased())
+            return .network(String(cString: ccurl_easy_strerror(code)).lowercased())
         }
     }
 }

@@ -154,7 +154,7 @@ final class Engine: Sendable {
     }
 
     static func wake(_ multi: MultiHandle?) {
-        if let multi { _ = curl_multi_wakeup(multi.pointer) }
+        if let multi { _ = ccurl_multi_wakeup(multi.pointer) }
     }
 
     let configuration: HTTPClient.Configuration
@@ -177,7 +177,7 @@ final class Engine: Sendable {
             default: return nil
             }
         }
-        if let multi { curl_multi_cleanup(multi.pointer) }
+        if let multi { ccurl_multi_cleanup(multi.pointer) }
     }
 
     static func deliver(
@@ -192,6 +192,7 @@ final class Engine: Sendable {
         _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
     ) -> HTTPTransferID {
         var wakeUp: MultiHandle?
+        var unavailable: String?
         let (id, accepted, start) = inbox.withLock { inbox -> (Int, Bool, MultiHandle?) in
             let id = inbox.nextID
             inbox.nextID += 1
@@ -199,9 +200,13 @@ final class Engine: Sendable {
             switch inbox.phase {
             case .finished: return (id, false, nil)
             case .idle:
-                // The thread and multi handle come with the first request: a run that reads
-                // only local files never pays for them.
-                guard Curl.start(), let multi = curl_multi_init() else { return (id, false, nil) }
+                // The thread, the multi handle and libcurl itself (opened with dlopen) come with
+                // the first request: a run that reads only local files never pays for them.
+                guard Curl.start() else {
+                    unavailable = "libcurl is not available: " + String(cString: ccurl_unavailable_reason())
+                    return (id, false, nil)
+                }
+                guard let multi = ccurl_multi_init() else { return (id, false, nil) }
                 let handle = MultiHandle(pointer: multi)
                 inbox.phase = .running(handle)
                 start = handle
@@ -212,7 +217,7 @@ final class Engine: Sendable {
             return (id, true, start)
         }
         Self.wake(wakeUp)
-        if !accepted { Self.deliver(completion, .failure(.shutDown)) }
+        if !accepted { Self.deliver(completion, .failure(unavailable.map { .network($0) } ?? .shutDown)) }
         if let start {
             Engine.running.withLock { $0[ObjectIdentifier(self)] = self }
             _ = Engine.exitHook

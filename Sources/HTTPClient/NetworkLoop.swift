@@ -57,13 +57,13 @@ final class NetworkLoop {
             }
             if shutdown { break }
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = ccurl_multi_perform(multi, &running)
             added = false
             handleFinished()
             expireDeadlines()
             resumePaused()
             var numberOfFDs: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, added ? 0 : sleepMilliseconds(), &numberOfFDs)
+            _ = ccurl_multi_poll(multi, nil, 0, added ? 0 : sleepMilliseconds(), &numberOfFDs)
         }
         for transfer in Array(transfers.values) { finish(transfer, .failure(.shutDown)) }
         let late = engine.inbox.withLock { inbox -> [Engine.Submission] in
@@ -81,7 +81,7 @@ final class NetworkLoop {
     /// total deadline, in whole milliseconds rounded up (a day when nothing is due).
     func sleepMilliseconds() -> Int32 {
         var curlTimeout = -1
-        _ = curl_multi_timeout(multi, &curlTimeout)
+        _ = ccurl_multi_timeout(multi, &curlTimeout)
         var sleep = curlTimeout >= 0 ? curlTimeout : 86_400_000
         let now = ContinuousClock.now
         for transfer in transfers.values where transfer.easy != nil {
@@ -96,7 +96,7 @@ final class NetworkLoop {
     func startHop(_ transfer: Transfer) {
         let scheme = URLComponents(string: transfer.url)?.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else { return finish(transfer, .failure(.badURL(transfer.url))) }
-        guard let easy = curl_easy_init() else { return finish(transfer, .failure(.network("libcurl failed"))) }
+        guard let easy = ccurl_easy_init() else { return finish(transfer, .failure(.network("libcurl failed"))) }
         transfer.easy = easy
         byHandle[easy] = transfer.id
         let request = transfer.request
@@ -129,12 +129,12 @@ final class NetworkLoop {
         }
         if transfer.origin != nil, Transfer.origin(of: transfer.url) == transfer.origin {
             for header in request.originHeaders {
-                transfer.headerList = curl_slist_append(transfer.headerList, "\(header.name): \(header.value)")
+                transfer.headerList = ccurl_slist_append(transfer.headerList, "\(header.name): \(header.value)")
             }
         }
         if let list = transfer.headerList { _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list) }
         engine.statistics.withLock { $0.hopsStarted += 1 }
-        if curl_multi_add_handle(multi, easy) != CURLM_OK {
+        if ccurl_multi_add_handle(multi, easy) != CURLM_OK {
             return finish(transfer, .failure(.network("libcurl refused the transfer")))
         }
         added = true
@@ -164,7 +164,7 @@ final class NetworkLoop {
         for transfer in Array(transfers.values) where transfer.paused {
             transfer.paused = false
             transfer.lastActivity = now
-            if let easy = transfer.easy { _ = curl_easy_pause(easy, 0) }  // CURLPAUSE_CONT
+            if let easy = transfer.easy { _ = ccurl_easy_pause(easy, 0) }  // CURLPAUSE_CONT
         }
     }
 
@@ -176,11 +176,11 @@ final class NetworkLoop {
             transfer.paused = false
             pausedCount -= 1
         }
-        _ = curl_multi_remove_handle(multi, easy)
+        _ = ccurl_multi_remove_handle(multi, easy)
         let connects = Curl.info(easy, CURLINFO_NUM_CONNECTS)
         engine.statistics.withLock { $0.connectionsOpened += connects }
-        curl_easy_cleanup(easy)
-        if let list = transfer.headerList { curl_slist_free_all(list) }
+        ccurl_easy_cleanup(easy)
+        if let list = transfer.headerList { ccurl_slist_free_all(list) }
         transfer.headerList = nil
         byHandle[easy] = nil
         transfer.easy = nil
@@ -202,7 +202,7 @@ final class NetworkLoop {
 
     func handleFinished() {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = ccurl_multi_info_read(multi, &left) {
             var easy: UnsafeMutableRawPointer?
             var code = CURLE_OK
             guard ccurl_message_done(message, &easy, &code) == 1, let easy, let id = byHandle[easy],

@@ -182,7 +182,7 @@ final class Transfer {
         case .headers, .body:
             if body.count + count > request.maxBodyBytes { return stop(.fail(.tooLarge(limit: request.maxBodyBytes))) }
             guard loop.mayBuffer(self, count) else {
-                // libcurl keeps this chunk and hands it over again after curl_easy_pause(CONT).
+                // libcurl keeps this chunk and hands it over again after ccurl_easy_pause(CONT).
                 paused = true
                 return Self.writePause
             }

@@ -73,7 +73,10 @@ public enum ANSIWriter {
                 appendGlyph(cell.glyph, to: &out)
             }
             if coloured {
-                out.append(contentsOf: [esc, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")])
+                out.append(esc)
+                out.append(UInt8(ascii: "["))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "m"))
             }
             out.append(UInt8(ascii: "\n"))
         }
@@ -92,18 +95,24 @@ public enum ANSIWriter {
         case .terminalDefault:
             appendNumber(background ? 49 : 39, to: &out)
         case .rgb(let c):
+            // Appended one by one: an array literal per colour was a heap allocation per cell.
             appendNumber(background ? 48 : 38, to: &out)
-            out.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "2")])
-            for v in [c.r, c.g, c.b] {
-                out.append(UInt8(ascii: ";"))
-                appendNumber(Int(v), to: &out)
-            }
+            out.append(UInt8(ascii: ";"))
+            out.append(UInt8(ascii: "2"))
+            out.append(UInt8(ascii: ";"))
+            appendNumber(Int(c.r), to: &out)
+            out.append(UInt8(ascii: ";"))
+            appendNumber(Int(c.g), to: &out)
+            out.append(UInt8(ascii: ";"))
+            appendNumber(Int(c.b), to: &out)
         case .indexed(let n) where colorMode == .palette16 && n < 16:
             let base = n < 8 ? (background ? 40 : 30) : (background ? 100 : 90)
             appendNumber(base + Int(n % 8), to: &out)
         case .indexed(let n):
             appendNumber(background ? 48 : 38, to: &out)
-            out.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "5"), UInt8(ascii: ";")])
+            out.append(UInt8(ascii: ";"))
+            out.append(UInt8(ascii: "5"))
+            out.append(UInt8(ascii: ";"))
             appendNumber(Int(n), to: &out)
         }
     }

@@ -68,7 +68,7 @@ struct LoadingOptions: Equatable {
     }
 
     /// `User-Agent: vitrine/VERSION`.
-    static let userAgent = versionText.replacingOccurrences(of: " ", with: "/")
+    static let userAgent = String(versionText.map { $0 == " " ? "/" : $0 })
 }
 
 /// Sizes on the command line: a whole number of bytes with an optional binary suffix

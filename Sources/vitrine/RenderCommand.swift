@@ -13,7 +13,7 @@ import Glibc
 enum RenderCommand {
     static func run(image argument: String, options: RenderCommandOptions, environment: [String: String]) throws(Failure) {
         let url = try GallerySource.resolve(argument)
-        if url.isFileURL && !FileManager.default.fileExists(atPath: url.path) {
+        if url.isFileURL && access(url.path, F_OK) != 0 {
             throw Failure(status: .noInput, message: "\(url.path): no such file")
         }
         let capabilities = pixelCapabilities(options: options, environment: environment)
@@ -25,22 +25,19 @@ enum RenderCommand {
         let box = options.size ?? terminal.map { ($0.columns, max(1, $0.rows - 1)) } ?? (80, 24)
         let cellAspect = terminal?.cellAspect ?? 2.0
         let mode = options.colors ?? defaultColorMode(environment: environment)
-        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
-        configuration.decodeConcurrency = 1
-        configuration.userAgent = LoadingOptions.userAgent
-        let pipeline = ImagePipeline(configuration: configuration)
         // Decode at a few times the half-block grid (HalfBlockRenderer.decodeOversampling, chosen
         // by measurement): enough for the box filter to average in linear light, far less than the
         // full image for large photos (shrink-on-load).
         let decodeBox = HalfBlockRenderer.decodeBox(columns: box.0, rows: box.1)
         let request = ImageRequest(url: url, maxPixelWidth: decodeBox.width, maxPixelHeight: decodeBox.height)
-        let image = try load(request, pipeline: pipeline, argument: argument)
+        // Half blocks resize once, from the decoded pixels straight to the cells.
+        let image = try load(request, argument: argument, shrink: false)
         let fitted = HalfBlockRenderer.fittedSize(
             imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
             maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
         let renderOptions = RenderOptions(colorMode: mode, background: options.background, cellAspect: cellAspect)
         let grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: renderOptions)
-        FileHandle.standardOutput.write(Data(ANSIWriter.bytes(for: grid, colorMode: mode)))
+        Output.picture(ANSIWriter.bytes(for: grid, colorMode: mode))
     }
 
     /// What `render` draws with: half blocks unless `--pixels` names a protocol, or `--pixels
@@ -70,21 +67,35 @@ enum RenderCommand {
         // The area's pixels (cells times the cell's pixel size): libvips shrinks on load to fit
         // them, aspect kept, never enlarged; the full image is never decoded for a smaller screen.
         let limit = PixelSize(width: area.columns * context.cellWidth, height: area.rows * context.cellHeight)
-        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
-        configuration.decodeConcurrency = 1
-        let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, maxPixelWidth: limit.width, maxPixelHeight: limit.height)
-        let image = try load(request, pipeline: pipeline, argument: argument)
+        let image = try load(request, argument: argument)
         let bytes = presenter.show(image.bitmap, in: area)
         guard !bytes.isEmpty else {
             throw Failure(status: .software, message: "\(argument): the \(capabilities.pixels) encoder failed")
         }
-        FileHandle.standardOutput.write(Data(bytes))
+        Output.picture(bytes)
     }
 
     /// Loads `request` and waits; a failure becomes the `Failure` (and exit status) for `argument`.
-    static func load(_ request: ImageRequest, pipeline: ImagePipeline, argument: String) throws(Failure) -> DecodedImage {
-        let result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
+    /// A file or `data:` URL is read and decoded right here (`ImagePipeline.decodeLocal`: the
+    /// same limits and errors, none of a pipeline's queues and threads, which were a measurable
+    /// part of a small render); http(s) goes through a pipeline without a memory cache.
+    /// `shrink` false: a local JPEG or PNG may come back larger than the request's box (see
+    /// `ImagePipeline.decodeLocal`), for a caller that resizes it anyway.
+    static func load(_ request: ImageRequest, argument: String, shrink: Bool = true) throws(Failure) -> DecodedImage {
+        let result: Result<DecodedImage, ImagePipeline.Error>
+        let scheme = request.url.scheme?.lowercased()
+        if scheme == "file" || scheme == "data" {
+            result = ImagePipeline.decodeLocal(
+                request.url, maxPixelWidth: request.maxPixelWidth, maxPixelHeight: request.maxPixelHeight,
+                shrink: shrink)
+        } else {
+            var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+            configuration.decodeConcurrency = 1
+            configuration.userAgent = LoadingOptions.userAgent
+            let pipeline = ImagePipeline(configuration: configuration)
+            result = Synchronous.wait { done in _ = pipeline.load(request, priority: 0, completion: done) }
+        }
         switch result {
         case .success(let decoded): return decoded
         case .failure(let error):

@@ -13,7 +13,7 @@ func fail(_ failure: Failure) -> Never {
     exit(failure.status.rawValue)
 }
 
-let environment = ProcessInfo.processInfo.environment
+let environment = processEnvironment()
 // Two malloc arenas, before any thread starts: freed image bodies no longer linger in one arena
 // per thread (see `limitMallocArenas`).
 ImagePipeline.limitMallocArenas(to: 2, environment: environment)

@@ -284,6 +284,33 @@ class LibvipsOnDemandTests(E2ETestCase):
         status, out, err, _ = run_render(FIXTURES / "progressive.jpg", "--size", "8x8", env=env)
         self.assertEqual((status, err), (0, ""))
 
+    def test_a_local_render_loads_neither_libcurl_nor_glib(self):
+        # libcurl (31 libraries: OpenSSL, GnuTLS, Kerberos, ...) and GLib/GObject are opened
+        # with dlopen at first need; a JPEG or PNG file on disk needs neither.
+        for name in ["1x1.png", "progressive.jpg", "p3.png"]:
+            with self.subTest(name=name):
+                libs = self.loaded_libraries(name)
+                for unwanted in ("libcurl", "libssl", "libcrypto", "libgnutls", "libglib", "libgobject"):
+                    self.assertFalse(any(unwanted in l for l in libs), "%s loaded: %s" % (unwanted, sorted(libs)))
+
+    def test_missing_libcurl_fails_only_what_needs_it(self):
+        (self.tmp / "www").mkdir()
+        (self.tmp / "www" / "1x1.png").write_bytes((FIXTURES / "1x1.png").read_bytes())
+        server = self.serve(self.tmp / "www")
+        env = {"VITRINE_LIBCURL": "/nonexistent/libcurl.so.4"}
+        status, out, err, _ = run_render(server.url("1x1.png"), "--size", "8x8", env=env)
+        self.assertNotEqual(status, 0, err)
+        self.assertEqual(out, "")
+        self.assertIn("libcurl is not available", err)
+        self.assertIn("/nonexistent/libcurl.so.4", err)
+        self.assertEqual(server.image_requests(), [])
+        status, out, err, _ = run_render(FIXTURES / "1x1.png", "--size", "8x8", env=env)
+        self.assertEqual((status, err), (0, ""))
+        # And with libcurl there, the same URL renders.
+        status, out, err, _ = run_render(server.url("1x1.png"), "--size", "8x8", "--colors", "truecolor")
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(out.startswith("\x1b["), out[:40])
+
     def test_bmp_is_an_unsupported_format(self):
         status, out, err, _ = run_render(FIXTURES / "quad.bmp", "--size", "8x8")
         self.assertEqual(status, 65, err)

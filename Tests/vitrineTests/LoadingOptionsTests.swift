@@ -1,3 +1,4 @@
+import Foundation
 import ImagePipeline
 import Testing
 
@@ -16,6 +17,18 @@ struct LoadingOptionsTests {
         #expect(ByteSize.parse("-5M") == nil)
         #expect(ByteSize.parse("") == nil)
         #expect(ByteSize.parse("99999999999999999999G") == nil)
+    }
+
+    @Test("the user agent is the version with a slash")
+    func userAgent() {
+        #expect(LoadingOptions.userAgent == versionText.split(separator: " ").joined(separator: "/"))
+        #expect(LoadingOptions.userAgent.hasPrefix("vitrine/"))
+    }
+
+    @Test("the environment read from environ is ProcessInfo's")
+    func environment() {
+        #expect(processEnvironment() == ProcessInfo.processInfo.environment)
+        #expect(processEnvironment()["PATH"] != nil)
     }
 
     @Test("browse flags reach the pipeline configuration")

@@ -31,11 +31,13 @@ enum Codecs {
     /// Decodes a JPEG at the smallest DCT scale (n/8) that still covers the fitted size, or a
     /// PNG whole, then shrinks it with `BoxFilter.resizeRGBA` (an exact area average in linear
     /// light, premultiplied) to ``Vips/fitSize(width:height:maxWidth:maxHeight:)`` of the
-    /// source: never enlarged, aspect kept.
+    /// source: never enlarged, aspect kept. With `shrink` false the decoded bitmap comes back
+    /// as decoded (the JPEG at that DCT scale, the PNG whole), for a caller that resizes it
+    /// itself in one pass (`vitrine render`: one box filter straight to the cell grid).
     /// - Throws: `.tooManyPixels` when the header is over `maxPixels` (nothing decoded),
     ///   `.corrupt` for truncated or undecodable data.
     static func thumbnail(
-        _ data: Data, format: ImageFormat, maxWidth: Int, maxHeight: Int, maxPixels: Int
+        _ data: Data, format: ImageFormat, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true
     ) throws(ImagePipeline.Error) -> DecodedImage {
         var out = ccodec_image()
         var message = [CChar](repeating: 0, count: 256)
@@ -60,7 +62,7 @@ enum Codecs {
         let width = Int(out.width), height = Int(out.height)
         let fit = Vips.fitSize(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
         let bitmap: RGBAImage
-        if fit.width < width || fit.height < height {
+        if shrink && (fit.width < width || fit.height < height) {
             bitmap = BoxFilter.resizeRGBA(decoded, width: width, height: height, toWidth: fit.width, toHeight: fit.height)
         } else {
             bitmap = RGBAImage(width: width, height: height, pixels: [UInt8](decoded))
@@ -102,16 +104,23 @@ enum ImageDecoder {
     /// ``Vips/thumbnail(_:maxWidth:maxHeight:maxPixels:)``).
     /// - Throws: `.notAnImage`, `.unsupportedFormat` (BMP, or a loader outside libvips's
     ///   allow-list), `.decoderMissing` (libvips not available), `.tooManyPixels`, `.corrupt`.
-    static func thumbnail(_ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int) throws(ImagePipeline.Error) -> DecodedImage {
+    /// - Parameter shrink: false leaves a JPEG or PNG decoded by ``Codecs`` at its decoded size
+    ///   (see ``Codecs/thumbnail(_:format:maxWidth:maxHeight:maxPixels:shrink:)``); other
+    ///   formats fit the box either way.
+    static func thumbnail(
+        _ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true
+    ) throws(ImagePipeline.Error) -> DecodedImage {
         guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
         if !format.isDecoded { throw .unsupportedFormat(format.name) }
         if format == .jpeg {
-            return try Codecs.thumbnail(data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+            return try Codecs.thumbnail(
+                data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels, shrink: shrink)
         }
         if format == .png {
             let size = try Codecs.probe(data, format: .png)
             if usesCodecs(.png, width: size.width, height: size.height) {
-                return try Codecs.thumbnail(data, format: .png, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+                return try Codecs.thumbnail(
+                    data, format: .png, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels, shrink: shrink)
             }
             if maxPixels > 0 && size.width * size.height > maxPixels {
                 throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)

@@ -138,25 +138,58 @@ extension DataLoader {
 
 /// Reading local files and `data:` URLs (RFC 2397).
 enum LocalData {
+    /// The bytes of the regular file at `url`, at most `limit` of them: plain POSIX calls (one
+    /// `open`, `fstat`, and `read`s into one buffer of the file's size) rather than
+    /// `FileHandle`, whose Foundation set-up was part of every one-shot render (issue 14).
+    /// - Returns: the bytes, or `.file` ("no such file: PATH", "not a regular file: PATH",
+    ///   "cannot read PATH") or `.responseTooLarge(limit:)`.
     static func readFile(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
         let path = url.path
-        // Only regular files: a FIFO or a device would block or never end.
+        // Only regular files: a FIFO or a device would block (even in open) or never end.
         var info = stat()
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
             return .failure(.file("not a regular file: \(path)"))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            return .failure(.file(exists ? "cannot read \(path)" : "no such file: \(path)"))
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let missing = errno == ENOENT || errno == ENOTDIR
+            return .failure(.file(missing ? "no such file: \(path)" : "cannot read \(path)"))
         }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit { return .failure(.responseTooLarge(limit: limit)) }
-            return .success(data)
-        } catch {
-            return .failure(.file("cannot read \(path)"))
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0 else { return .failure(.file("cannot read \(path)")) }
+        if (info.st_mode & S_IFMT) != S_IFREG { return .failure(.file("not a regular file: \(path)")) }
+        if Int(info.st_size) > limit { return .failure(.responseTooLarge(limit: limit)) }
+        // One byte over the size seen, to notice a file that grew since fstat; more room is
+        // made (up to one byte over the limit) only if it did.
+        var capacity = Int(info.st_size) + 1
+        guard var buffer = malloc(capacity) else { return .failure(.file("cannot read \(path)")) }
+        var count = 0
+        while true {
+            if count == capacity {
+                if capacity > limit { break }
+                let grown = min(limit + 1, capacity * 2)
+                guard let larger = realloc(buffer, grown) else {
+                    free(buffer)
+                    return .failure(.file("cannot read \(path)"))
+                }
+                buffer = larger
+                capacity = grown
+            }
+            let n = read(fd, buffer + count, capacity - count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                free(buffer)
+                return .failure(.file("cannot read \(path)"))
+            }
+            if n == 0 { break }
+            count += n
         }
+        if count > limit {
+            free(buffer)
+            return .failure(.responseTooLarge(limit: limit))
+        }
+        return .success(Data(bytesNoCopy: buffer, count: count, deallocator: .free))
     }
 
     /// `data:[<mediatype>][;base64],<data>`.
