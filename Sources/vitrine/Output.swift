@@ -44,7 +44,7 @@ enum Output {
     /// Writes a picture to stdout: escape sequences and cells Vitrine made itself from pixels
     /// (half blocks, kitty, sixel, iTerm2), with no text from outside in them.
     static func picture(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { writeAll(1, UnsafeRawBufferPointer($0)) }
+        try? POSIX.writeAll(1, bytes)
     }
 
     private static func write(_ fd: Int32, _ text: String) {
