@@ -12,8 +12,10 @@ import Glibc
 /// still shows. Not recursive: calling `withLock` from inside its own body deadlocks.
 public final class Mutex<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // @usableFromInline, and `withLock` @inlinable: callers in other modules specialize it for
+    // their value type instead of calling an unspecialized generic through metadata.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     /// A mutex guarding `initialValue`.
     public init(_ initialValue: consuming sending Value) {
@@ -30,6 +32,7 @@ public final class Mutex<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock; returns what `body` returns.
     /// - Throws: what `body` throws (the lock is released first).
+    @inlinable
     public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
