@@ -29,7 +29,21 @@ public struct KittyPresenter: ImagePresenter {
     }
 
     public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
-        var out = remove(from: area)
+        remove(from: area) + transmit(image, in: area)
+    }
+
+    /// The next frame of an animation: placed first, then the old image deleted, so the area
+    /// is never empty between frames.
+    public mutating func showFrame(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        let old = shownID
+        var out = transmit(image, in: area)
+        if let old { out += context.wrap(KittyGraphics.delete(id: old, freeData: true)) }
+        return out
+    }
+
+    /// Transmits and places `image` with a new id (the one shown is left as it is).
+    private mutating func transmit(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        var out: [UInt8] = []
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         shownID = id

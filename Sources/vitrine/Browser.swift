@@ -123,7 +123,13 @@ final class Browser {
             // OSC 52 after curses's frame, never inside it.
             actions.flushTerminalBytes()
             writeTerminal(app.pixelOutputAfterRefresh())
-            let wake = loop.wait(timeoutMilliseconds: app.animating ? max(0, millisecondsUntilTick) : nil)
+            // The spinner's next tick or the animation's next frame, whichever comes first.
+            var timeout = app.animating ? max(0, millisecondsUntilTick) : nil
+            if let due = app.frameDue {
+                let frame = max(0, Self.milliseconds(until: due))
+                timeout = min(timeout ?? frame, frame)
+            }
+            let wake = loop.wait(timeoutMilliseconds: timeout)
             if TerminalRestore.pendingTerminationSignal != 0 { break }
             for key in screen.pendingKeys() {
                 if key == .resize {
@@ -138,6 +144,7 @@ final class Browser {
                 app.tick()
                 nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
             }
+            app.advanceFrames()
         }
         app.cancelAll()
         actions.finish()
@@ -147,6 +154,14 @@ final class Browser {
     var millisecondsUntilTick: Int {
         let remaining = nextTick - ContinuousClock.now
         return Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Whole milliseconds from now until `instant`, rounded up (so a wake-up is never early);
+    /// negative when it has passed.
+    static func milliseconds(until instant: ContinuousClock.Instant) -> Int {
+        let remaining = instant - ContinuousClock.now
+        let (seconds, atto) = remaining.components
+        return Int(seconds * 1000) + Int((atto + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
     func applyDeliveries() {

@@ -424,6 +424,16 @@ public final class App {
     /// True while a spinner on screen turns (the loop then wakes every `Spinner.interval` ms).
     public var animating: Bool { top.animating }
 
+    /// When the top full view's animation shows its next frame (nil: none is playing): the
+    /// wiring's `poll` wakes then, besides the spinner's ticks.
+    public var frameDue: ContinuousClock.Instant? { (top as? ImageView)?.frameDue }
+
+    /// Moves the top full view's animation to the frame due at `now`; a new frame marks the
+    /// image area alone for the next draw (the status line is drawn only when its text changes).
+    public func advanceFrames(now: ContinuousClock.Instant = .now) {
+        if let image = top as? ImageView, image.advanceFrame(now: now) { viewDirty = true }
+    }
+
     /// Advances the spinner and marks what it turns in.
     public func tick() {
         model.tickSpinner()

@@ -1,0 +1,161 @@
+import Foundation
+import HalfBlock
+import ImagePipeline
+import TerminalGraphics
+import TerminalUI
+import Testing
+
+@testable import Browse
+
+/// The full view playing an animation: frames advance when the main loop calls at their due
+/// time (the test passes the instants: no sleeps), only the image area is redrawn, `a` pauses,
+/// zoom is off, and the pixel presenters draw each frame over the last.
+@Suite("Full view: animation")
+@MainActor
+struct FullViewAnimationTests {
+    static let red = RGB(255, 0, 0), green = RGB(0, 200, 0), blue = RGB(0, 0, 255)
+
+    /// 3 frames of 40x20 pixels in one colour each (red, green, blue), 100, 200, 300 ms.
+    static let animated: DecodedImage = {
+        let frames = [red, green, blue].map { c in
+            var pixels = [UInt8](repeating: 255, count: 40 * 20 * 4)
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = c.r
+                pixels[i + 1] = c.g
+                pixels[i + 2] = c.b
+            }
+            return RGBAImage(width: 40, height: 20, pixels: pixels)
+        }
+        return DecodedImage(
+            bitmap: frames[0], sourceWidth: 40, sourceHeight: 20,
+            animation: Animation(frames: frames, delays: [100, 200, 300]))
+    }()
+
+    /// The colours drawn in the image area (above the status line).
+    func colours(_ h: Harness) -> Set<String> {
+        var seen = Set<String>()
+        for line in h.canvas.cells.prefix(h.canvas.lines - 1) {
+            for cell in line {
+                if cell.glyph != " " && cell.foreground != .terminalDefault { seen.insert("\(cell.foreground)") }
+                if cell.background != .terminalDefault { seen.insert("\(cell.background)") }
+            }
+        }
+        return seen
+    }
+
+    func open(_ h: Harness) -> ImageView {
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let ticket = view.ticket!
+        h.frame()
+        h.app.apply(ticket, .success(Self.animated))
+        h.frame()
+        return view
+    }
+
+    @Test("the full view asks for every frame; the frames play at their delays, redrawing the image area alone")
+    func plays() throws {
+        let h = Harness(count: 3)
+        let view = open(h)
+        #expect(h.loader.animatedRequests == ["pic-0.png"], "the full view's request is animated, thumbnails are not")
+        #expect(h.status.contains("▶ 3 frames"))
+        #expect(colours(h) == ["\(TerminalColor.rgb(Self.red))"])
+        let due = try #require(h.app.frameDue)
+        // Before its time nothing changes and nothing is drawn.
+        h.canvas.resetWrites()
+        h.app.advanceFrames(now: due - .milliseconds(1))
+        #expect(!h.frame() && h.canvas.writes == 0)
+        // At its time: frame 2, the image lines redrawn, the status line untouched.
+        h.app.advanceFrames(now: due)
+        #expect(h.frame())
+        #expect(colours(h) == ["\(TerminalColor.rgb(Self.green))"])
+        #expect(!h.canvas.touchedLines.contains(h.canvas.lines - 1), "the status line is not redrawn for a frame")
+        #expect(view.frameIndex == 1)
+        // The next is due 200 ms later.
+        #expect(h.app.frameDue == due + .milliseconds(200))
+        h.app.advanceFrames(now: due + .milliseconds(200))
+        h.frame()
+        #expect(colours(h) == ["\(TerminalColor.rgb(Self.blue))"])
+    }
+
+    @Test("a pauses on the frame shown and resumes; the status line says which")
+    func pause() throws {
+        let h = Harness(count: 3)
+        let view = open(h)
+        let due = try #require(h.app.frameDue)
+        h.app.advanceFrames(now: due)
+        h.frame()
+        h.type(.character("a"))
+        #expect(h.status.contains("⏸ 2/3"))
+        #expect(h.app.frameDue == nil)
+        h.app.advanceFrames(now: due + .seconds(60))
+        #expect(view.frameIndex == 1)
+        #expect(colours(h) == ["\(TerminalColor.rgb(Self.green))"])
+        h.type(.character("a"))
+        #expect(h.status.contains("▶ 3 frames"))
+        #expect(h.app.frameDue != nil)
+        #expect(Bindings.action(for: .character("a"), in: .image)?.action == .toggleAnimation)
+        #expect(Bindings.action(for: .character("a"), in: .list) == nil)
+    }
+
+    @Test("zoom and pan are off on an animation, and the status line says so")
+    func noZoom() {
+        let h = Harness(count: 3)
+        let view = open(h)
+        let before = view.viewport
+        h.type(.character("+"))
+        #expect(view.viewport == before)
+        #expect(h.status.contains("no zoom or pan on an animation"))
+        // The note goes with the next key.
+        h.type(.character("a"))
+        #expect(!h.status.contains("no zoom"))
+    }
+
+    @Test("a still image has no schedule; a stills' a says so")
+    func still() {
+        let h = Harness(count: 3)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        h.app.apply(view.ticket!, .success(ThumbnailLoaderTests.image))
+        h.frame()
+        #expect(view.schedule == nil && h.app.frameDue == nil)
+        h.type(.character("a"))
+        #expect(h.status.contains("not an animation"))
+    }
+
+    /// One loop turn with pixels: bytes before the refresh, the frame, bytes after.
+    func turn(_ h: Harness) -> (before: String, after: String) {
+        h.app.updateInterest()
+        let before = h.app.pixelOutputBeforeRefresh()
+        h.app.draw(on: h.canvas)
+        let after = h.app.pixelOutputAfterRefresh()
+        return (String(decoding: before, as: UTF8.self), String(decoding: after, as: UTF8.self))
+    }
+
+    @Test("kitty: each frame is placed before the last one is deleted; sixel: drawn over it, never blanked")
+    func pixelFrames() throws {
+        for p in [PixelProtocol.kitty, .sixel] {
+            let h = Harness(count: 3)
+            h.app.pixels = (p, PresenterContext(cellWidth: 10, cellHeight: 20))
+            h.app.handle(.enter)
+            let view = h.app.top as! ImageView
+            _ = turn(h)
+            h.app.apply(view.ticket!, .success(Self.animated))
+            let first = turn(h)
+            #expect(!first.after.isEmpty)
+            h.app.advanceFrames(now: try #require(h.app.frameDue))
+            let next = turn(h)
+            #expect(next.before.isEmpty, "\(p): nothing taken off before the refresh")
+            if p == .kitty {
+                let place = try #require(next.after.range(of: "a=T,f=24,s=40,v=20,i=1001"))
+                let delete = try #require(next.after.range(of: "a=d,d=I,i=1000"))
+                #expect(place.lowerBound < delete.lowerBound)
+            } else {
+                #expect(next.after.contains("\u{1B}P"))
+                #expect(!next.after.contains(/\x1B\[\d+X/), "no ECH blanking between frames")
+            }
+            // Nothing due: nothing written.
+            #expect(turn(h) == ("", ""))
+        }
+    }
+}
