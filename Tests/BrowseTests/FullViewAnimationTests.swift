@@ -78,6 +78,37 @@ struct FullViewAnimationTests {
         #expect(colours(h) == ["\(TerminalColor.rgb(Self.blue))"])
     }
 
+    @Test("half blocks: a frame step puts only the cells that changed since the last frame")
+    func changedCellsOnly() throws {
+        // Two 40x20 frames, red, the second with a blue 4x4 square at the top left.
+        let red = RGBAImage(width: 40, height: 20, pixels: [UInt8]((0..<800).flatMap { _ in [255, 0, 0, 255] as [UInt8] }))
+        var second = red
+        for y in 0..<4 { for x in 0..<4 { second.pixels.replaceSubrange((y * 40 + x) * 4..<(y * 40 + x) * 4 + 4, with: [0, 0, 255, 255]) } }
+        let image = DecodedImage(
+            bitmap: red, sourceWidth: 40, sourceHeight: 20, animation: Animation(frames: [red, second], delays: [100, 100]))
+        let h = Harness(count: 3)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        h.frame()
+        h.app.apply(view.ticket!, .success(image))
+        h.frame()
+        let full = h.canvas.cells
+        h.canvas.resetWrites()
+        h.app.advanceFrames(now: try #require(h.app.frameDue))
+        #expect(h.frame())
+        // The square's cells (the fitted render enlarges 40x20 pixels to the screen) and no
+        // others were put.
+        let changed = zip(full.joined(), h.canvas.cells.joined()).filter { $0 != $1 }.count
+        #expect(changed > 0 && h.canvas.writes == changed, "writes \(h.canvas.writes), changed \(changed)")
+        #expect(h.canvas.writes < 100)
+        // And back to the first frame: those cells again, red.
+        h.canvas.resetWrites()
+        h.app.advanceFrames(now: try #require(h.app.frameDue))
+        h.frame()
+        #expect(h.canvas.cells == full)
+        #expect(h.canvas.writes == changed)
+    }
+
     @Test("a pauses on the frame shown and resumes; the status line says which")
     func pause() throws {
         let h = Harness(count: 3)

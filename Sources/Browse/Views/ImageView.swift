@@ -77,6 +77,9 @@ public final class ImageView: BrowseView {
     private var framesGeneration = -1
     /// A note for the status line until the next key ("zoom is off for animations").
     private var note: String?
+    /// The animation frame last drawn on the canvas and where (half blocks), so that the next
+    /// frame rewrites only the cells that differ.
+    private var lastFrameDrawn: (grid: CellGrid, top: Int, left: Int, generation: Int)?
 
     public init(model: BrowseModel, item: ItemID) {
         self.model = model
@@ -437,6 +440,26 @@ public final class ImageView: BrowseView {
                     options: RenderOptions(colorMode: model.colorMode, background: model.background))
             }
             art = frameGrids[f]
+            let top = (height - art!.rows) / 2, left = (columns - art!.columns) / 2
+            // The next frame over the last one (a frame step draws the view alone, `items` not
+            // nil; a full draw passes nil): only the cells that changed are put, which for a
+            // moving subject over a still background is a small part of the picture.
+            if items != nil, let last = lastFrameDrawn, last.generation == generation, last.top == top,
+                last.left == left, last.grid.columns == art!.columns, last.grid.rows == art!.rows
+            {
+                let new = art!
+                for row in 0..<new.rows where top + row < height {
+                    for column in 0..<new.columns {
+                        let cell = new[column, row]
+                        if cell != last.grid[column, row] {
+                            canvas.put(cell.glyph, y: top + row, x: left + column, foreground: cell.foreground, background: cell.background, role: .normal)
+                        }
+                    }
+                }
+                lastFrameDrawn = (new, top, left, generation)
+                return
+            }
+            lastFrameDrawn = (art!, top, left, generation)
         case .loaded(let image):
             gridOffset = nil
             if grid == nil {
