@@ -7,7 +7,8 @@ Each program runs on its own pseudo-terminal of 120x40 cells of 10x20 pixels (TI
 whose output this script reads and throws away (a terminal that keeps up). The GIF: 480x270,
 30 frames of 40 ms (25 fps), a disc moving over a gradient (made here with Pillow). CPU is
 utime + stime from /proc/PID/stat over `--seconds` of playing (after a second to settle);
-frames are the pictures written in that time (kitty `a=T`, sixel DCS, iTerm2 OSC 1337), and
+frames are the pictures written in that time (kitty `a=T` sent or `a=p` placed again, sixel
+DCS, iTerm2 OSC 1337), and
 for half blocks the schedule's count (seconds / 40 ms: curses frames cannot be told apart in
 the byte stream). timg (`-p k|i|h`, `-g120x39`, looping forever) is the peer: it has no sixel.
 Programs and protocols are interleaved run by run; prints medians."""
@@ -126,6 +127,9 @@ def measure(program, protocol, binary, gif, seconds):
     p.close(b"Q" if program == "vitrine" else None)
     if protocol == "halfblock":
         frames = elapsed * 1000 / DELAY
+    elif protocol == "kitty":
+        # A frame is sent (a=T) the first time, then only placed again (a=p) when kept.
+        frames = data.count(MARKS["kitty"]) + data.count(b"\x1b_Ga=p")
     else:
         frames = data.count(MARKS[protocol])
     return ticks * 1000 / TICK, frames, len(data), elapsed

@@ -25,7 +25,7 @@ public struct ITermPresenter: ImagePresenter {
 
     /// An opaque frame covers the last one: drawn over it, no blanking first; a frame with
     /// transparency blanks the cells first (the old frame would show through).
-    public mutating func showFrame(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
         draw(image, in: area, blankFirst: !KittyPresenter.isOpaque(image))
     }
 

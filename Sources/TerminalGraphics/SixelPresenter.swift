@@ -28,7 +28,7 @@ public struct SixelPresenter: ImagePresenter {
 
     /// Sixel frames are opaque (alpha is composited over the background), so the next frame
     /// of an animation covers the last one: no blanking first.
-    public mutating func showFrame(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
         draw(image, in: area, blankFirst: false)
     }
 

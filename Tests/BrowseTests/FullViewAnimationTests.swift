@@ -163,7 +163,34 @@ struct FullViewAnimationTests {
         return (String(decoding: before, as: UTF8.self), String(decoding: after, as: UTF8.self))
     }
 
-    @Test("kitty: each frame is placed before the last one is deleted; sixel: drawn over it, never blanked")
+    @Test("kitty: each frame is sent once and kept; later loops only place it; q deletes them all")
+    func kittyKeepsFrames() throws {
+        let h = Harness(count: 3)
+        h.app.pixels = (.kitty, PresenterContext(cellWidth: 10, cellHeight: 20))
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        _ = turn(h)
+        h.app.apply(view.ticket!, .success(Self.animated))
+        #expect(turn(h).after.contains("a=T,f=24,s=40,v=20,i=1000"))
+        // Frames 2 and 3 are sent (ids 1001, 1002); the one before loses its placement only.
+        var outputs: [String] = []
+        for _ in 0..<3 {
+            h.app.advanceFrames(now: try #require(h.app.frameDue))
+            outputs.append(turn(h).after)
+        }
+        #expect(outputs[0].contains("i=1001") && outputs[0].contains("a=d,d=i,i=1000,"))
+        #expect(outputs[1].contains("a=T,f=24,s=40,v=20,i=1002") && outputs[1].contains("a=d,d=i,i=1001,"))
+        // The second loop: frame 1 again is only placed, a few dozen bytes, no pixels.
+        #expect(outputs[2].contains("a=p,i=1000,p=1") && !outputs[2].contains("a=T"))
+        #expect(outputs[2].utf8.count < 100)
+        #expect(outputs[2].contains("a=d,d=i,i=1002,"))
+        // q deletes every kept frame with its data.
+        h.app.handle(.character("q"))
+        let back = turn(h).before
+        for id in 1000...1002 { #expect(back.contains("a=d,d=I,i=\(id),")) }
+    }
+
+    @Test("kitty: each frame is placed before the last one is hidden; sixel: drawn over it, never blanked")
     func pixelFrames() throws {
         for p in [PixelProtocol.kitty, .sixel] {
             let h = Harness(count: 3)
@@ -179,7 +206,7 @@ struct FullViewAnimationTests {
             #expect(next.before.isEmpty, "\(p): nothing taken off before the refresh")
             if p == .kitty {
                 let place = try #require(next.after.range(of: "a=T,f=24,s=40,v=20,i=1001"))
-                let delete = try #require(next.after.range(of: "a=d,d=I,i=1000"))
+                let delete = try #require(next.after.range(of: "a=d,d=i,i=1000"))
                 #expect(place.lowerBound < delete.lowerBound)
             } else {
                 #expect(next.after.contains("\u{1B}P"))

@@ -332,12 +332,14 @@ public final class ImageView: BrowseView {
             !pictureKey.preview, !fullRepaint
         {
             // The next frame of the animation, over the last one in the same cells.
-            let bytes = presenter!.showFrame(pixels, in: area)
+            let bytes = presenter!.showFrame(pixels, number: pictureKey.frame, in: area)
             self.shown = (pictureKey, area, bytes)
             return bytes
         }
         var out = removeOutput()
-        let bytes = presenter!.show(pixels, in: area)
+        // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
+        let bytes = schedule != nil && !pictureKey.preview
+            ? presenter!.showFrame(pixels, number: pictureKey.frame, in: area) : presenter!.show(pixels, in: area)
         shown = (pictureKey, area, bytes)
         out += bytes
         return out
