@@ -134,6 +134,11 @@ final class Browser {
             for key in screen.pendingKeys() {
                 if key == .resize {
                     screen.updateSize()
+                    // The cell's pixels again (a font change resizes in cells and pixels), when
+                    // the terminal reports pixels in TIOCGWINSZ (no query mid-session).
+                    if let w = TerminalProbe.windowSize(), w.pixelWidth > 0, w.pixelHeight > 0 {
+                        app.updateCellPixels(width: w.pixelWidth / w.columns, height: w.pixelHeight / w.rows)
+                    }
                     app.layout(lines: screen.lines, columns: screen.columns)
                 } else {
                     app.handle(key)

@@ -217,3 +217,39 @@ struct FullViewAnimationTests {
         }
     }
 }
+
+/// A font change mid-session: new cell pixels from TIOCGWINSZ after SIGWINCH.
+@Suite("Full view: a new cell size")
+@MainActor
+struct FullViewCellSizeTests {
+    @Test("a new cell size takes the picture off, decodes for the new pixel box, and draws with the new cells")
+    func newCellSize() throws {
+        let h = Harness(count: 3)
+        h.app.pixels = (.kitty, PresenterContext(cellWidth: 10, cellHeight: 20))
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        h.frame()
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        h.app.updateInterest()
+        _ = h.app.pixelOutputBeforeRefresh()
+        h.app.draw(on: h.canvas)
+        #expect(String(decoding: h.app.pixelOutputAfterRefresh(), as: UTF8.self).contains("i=1000"))
+        #expect(h.loader.requested.last?.width == 800 && h.loader.requested.last?.height == 460)
+        // The same size again changes nothing.
+        h.app.updateCellPixels(width: 10, height: 20)
+        #expect(h.app.pixelOutputBeforeRefresh().isEmpty)
+        // Twice the cell: the picture comes off before the refresh, the decode is asked for
+        // 1600x920 (80x23 cells of 20x40 pixels).
+        h.app.updateCellPixels(width: 20, height: 40)
+        h.app.layout(lines: 24, columns: 80)
+        h.app.updateInterest()
+        let before = String(decoding: h.app.pixelOutputBeforeRefresh(), as: UTF8.self)
+        #expect(before.contains("a=d,d=I,i=1000"))
+        #expect(h.loader.requested.last?.width == 1600 && h.loader.requested.last?.height == 920)
+        // Its answer is drawn with the new presenter (ids from 2000) and the new cells.
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        #expect(view.viewport?.cell == PixelSize(width: 20, height: 40))
+        h.app.draw(on: h.canvas)
+        #expect(String(decoding: h.app.pixelOutputAfterRefresh(), as: UTF8.self).contains("i=2000"))
+    }
+}

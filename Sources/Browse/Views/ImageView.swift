@@ -93,6 +93,14 @@ public final class ImageView: BrowseView {
     public func usePixels(_ presenter: any ImagePresenter, context: PresenterContext) {
         self.presenter = presenter
         self.context = context
+        // A new cell size (the font changed): the viewport's cells are other pixels now, so it
+        // starts again at the fit; the next layout asks for a decode at the new pixel box.
+        if let viewport {
+            self.viewport = Viewport(image: viewport.image, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
+        }
+        shown = nil
+        picture = nil
+        generation += 1
     }
 
     /// The protocol the picture is drawn with.
