@@ -19,28 +19,41 @@ SGR = re.compile(r"\x1b\[([0-9;]*)m")
 RED, LIME, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
 
 
+# Runs argv[1:] and writes its exit status and peak RSS (KiB) to the file named by
+# $VITRINE_RUSAGE_OUT. A small process of its own, because a child's ru_maxrss starts at the RSS
+# of the process that spawned it (Linux carries the old memory's high-water mark over exec):
+# reaped straight from this harness, whose RSS grows past 150 MB over the suite (screenshots),
+# the render's peak read as the harness's.
+RUSAGE_HELPER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+with open(os.environ["VITRINE_RUSAGE_OUT"], "w") as f:
+    f.write("%d %d" % (os.waitstatus_to_exitcode(status), usage.ru_maxrss))
+"""
+
+
 def run_render(*args, env=None):
     """Runs `vitrine render ARGS`; returns (status, stdout text, stderr text, peak RSS in MB).
-    Output goes to temporary files so the process can be reaped with os.wait4, whose rusage
-    holds this one child's peak RSS."""
+    The peak RSS is the render's own, measured by RUSAGE_HELPER."""
     import tempfile
     cmd = [binary(), "render"] + [str(a) for a in args]
-    environment = dict(os.environ, **(env or {}))
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=environment)
-        deadline = time.monotonic() + 60
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError("vitrine render %s did not finish in 60 s" % " ".join(map(str, args)))
-            time.sleep(0.005)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(prefix="vitrine-rusage-") as rusage:
+        environment = dict(os.environ, **(env or {}), VITRINE_RUSAGE_OUT=rusage.name)
+        proc = subprocess.Popen([sys.executable, "-c", RUSAGE_HELPER] + cmd, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, env=environment)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("vitrine render %s did not finish in 60 s" % " ".join(map(str, args)))
+        status, maxrss = (int(v) for v in open(rusage.name).read().split())
         out.seek(0)
         err.seek(0)
-        return proc.returncode, out.read().decode("utf-8"), err.read().decode("utf-8"), usage.ru_maxrss / 1024
+        return status, out.read().decode("utf-8"), err.read().decode("utf-8"), maxrss / 1024
 
 
 def decode(text):
