@@ -122,9 +122,52 @@ class Browser:
         return ((last or time.perf_counter()) - t0) * 1000
 
     def close(self):
+        """Q, then read until the browser has exited. (Waiting without reading deadlocked when
+        a picture was still being written: the browser blocks in write() on the full pty and
+        never reads the Q. That was the pan phase's stall with no output.)"""
         os.write(self.fd, b"Q")
-        os.waitpid(self.pid, 0)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    os.read(self.fd, 1 << 20)
+                except OSError:
+                    pass
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+                break
+        else:
+            raise TimeoutError("the browser did not exit after Q")
         os.close(self.fd)
+        if not (os.WIFEXITED(self.status) and os.WEXITSTATUS(self.status) == 0):
+            raise RuntimeError("the browser ended with status %r" % self.status)
+
+    def wait_detail(self, protocol, timeout=30):
+        """After `=`: waits until the full-size decode has arrived and been drawn, asking with ^L
+        (a repaint writes the whole status line, whose zoom text ends in `…` while the decode
+        loads; curses alone would only erase the `…`), then reads what follows. Without this a
+        late decode drew one more picture inside the timed steps, which shifted every later
+        step by one picture and left one being written at the end."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            self.drain()
+            mark = len(self.buf)
+            os.write(self.fd, b"\x0c")
+            # (not wait_for: it looks only after a picture's end, and half blocks have none here)
+            until = time.monotonic() + 10
+            while b"of 4000x3000" not in self.buf[mark:] and time.monotonic() < until:
+                if select.select([self.fd], [], [], 0.1)[0]:
+                    self.buf += os.read(self.fd, 1 << 20)
+            time.sleep(0.3)
+            self.drain()
+            if b"of 4000x3000 \xe2\x80\xa6" not in self.buf[mark:]:
+                return
+        raise TimeoutError("no full-size decode after %d s" % timeout)
+
+    def alive(self):
+        return os.waitpid(self.pid, os.WNOHANG)[0] == 0
 
 
 def p99(xs):
@@ -162,21 +205,22 @@ def main():
     # One zoom/pan step at 1:1, the full-size decode in memory.
     print("One pan step at 1:1 (l / h alternately), key to the last byte (ms):")
     steps = {}
-    # One browser at a time here (with four alive at once the kitty one vanished once in this
-    # phase, not understood yet).
+    # One browser at a time here.
     for p in protocols:
         b = Browser(args.bin, image, p, True)
         b.timed(b"\r", picture_end(p, 2))
+        b.drain()
         os.write(b.fd, b"=")
         # The full-size decode (4000x3000) arrives in the background: let it land.
-        time.sleep(3)
-        b.drain()
+        b.wait_detail(p)
         for i in range(args.runs * 4):
             key = b"l" if i % 2 == 0 else b"h"
             if p == "halfblock":
                 steps.setdefault(p, []).append(b.timed_quiet(key))
             else:
                 steps.setdefault(p, []).append(b.timed(key, picture_end(p), timeout=10))
+            if not b.alive():
+                raise RuntimeError("the %s browser exited during the pan steps" % p)
         b.close()
     for p, xs in steps.items():
         print("  %-9s p50 %6.1f  p99 %6.1f  (n=%d)" % (p, statistics.median(xs), p99(xs), len(xs)))

@@ -57,6 +57,22 @@ done
 # Animated GIF, 16x16: frames red, lime, blue (render shows the first).
 $IM -delay 20 -size 16x16 xc:red xc:lime xc:blue -loop 0 -strip "$OUT/animated.gif"
 
+# Animated GIF where disposal matters (Tests/ImagePipelineTests/AnimationDecodingTests.swift):
+# 16x16 red (100 ms), a blue 8x8 square at the top left disposed by "restore to background"
+# (200 ms), a lime 8x8 square at the bottom right (300 ms). Composited, frame 3 has no blue.
+$IM -dispose None -delay 10 -size 16x16 xc:red \( -dispose Background -delay 20 -size 8x8 xc:blue -repage 16x16+0+0 \) \
+  \( -dispose None -delay 30 -size 8x8 xc:lime -repage 16x16+8+8 \) -loop 0 -strip "$OUT/disposal.gif"
+# Animated GIF for the full view's end-to-end test: 48x24, red, green, blue, 400 ms each.
+$IM -delay 40 -size 48x24 xc:red xc:"rgb(0,200,0)" xc:blue -loop 0 -strip "$OUT/animated-rgb.gif"
+# Animated WebP, 16x16, lossless: red (50 ms), lime (120 ms), blue (200 ms) (Pillow writes it:
+# ImageMagick 6 here has no WebP animation encoder).
+/usr/bin/python3 - "$OUT/animated.webp" <<'PY'
+import sys
+from PIL import Image
+frames = [Image.new("RGBA", (16, 16), c) for c in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)]]
+frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=[50, 120, 200], loop=0, lossless=True)
+PY
+
 # Odd height, tiny and extreme sizes.
 $IM -size 10x7 xc:red -size 10x7 xc:blue +append \( -size 20x8 xc:lime \) -append -strip "PNG24:$OUT/odd-height-20x15.png"
 $IM -size 1x1 xc:"rgb(255,128,0)" -strip "PNG24:$OUT/1x1.png"

@@ -20,7 +20,7 @@
    Pure helpers (prefix test, ASCII case, file tests) are plain C here. */
 #define VITRINE_GLIB_API(X) \
     X(g_free) X(g_object_unref) X(g_log_set_handler) X(g_log_set_default_handler) \
-    X(g_compute_checksum_for_data)
+    X(g_compute_checksum_for_data) X(g_malloc_n) X(g_try_malloc)
 #define GLIB_FIELD(name) __typeof__(name) *name;
 static struct { VITRINE_GLIB_API(GLIB_FIELD) } glib;
 static pthread_once_t glib_once = PTHREAD_ONCE_INIT;
@@ -59,6 +59,8 @@ static int file_exists(const char *path) { struct stat st; return stat(path, &st
 #define g_log_set_handler(...) glib.g_log_set_handler(__VA_ARGS__)
 #define g_log_set_default_handler(...) glib.g_log_set_default_handler(__VA_ARGS__)
 #define g_compute_checksum_for_data(...) glib.g_compute_checksum_for_data(__VA_ARGS__)
+#define g_malloc_n(n, size) glib.g_malloc_n((n), (size))
+#define g_try_malloc(size) glib.g_try_malloc(size)
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -1;
@@ -78,7 +80,8 @@ static char unavailable[512];
     X(vips_foreign_find_load_buffer) X(vips_thumbnail_buffer) X(vips_colourspace) \
     X(vips_image_get_format) X(vips_cast_uchar) X(vips_image_get_bands) \
     X(vips_bandjoin_const1) X(vips_extract_band) X(vips_image_write_to_memory) \
-    X(vips_operation_block_set) X(vips_autorot) X(vips_shrink) X(vips_extract_area) X(vips_resize)
+    X(vips_operation_block_set) X(vips_autorot) X(vips_shrink) X(vips_extract_area) X(vips_resize) \
+    X(vips_image_get_n_pages) X(vips_image_get_page_height) X(vips_image_get_array_int) X(vips_image_get_int)
 #define VIPS_FIELD(name) __typeof__(name) *name;
 static struct { VITRINE_VIPS_API(VIPS_FIELD) GModule *(*g_module_open)(const gchar *, GModuleFlags); } api;
 static void *vips_handle;
@@ -532,4 +535,147 @@ fail:
     g_object_unref(image);
     take_error(err, errlen, "could not decode the region");
     return -1;
+}
+
+/* cvips_animation_rgba (include/CVipsAnimation.h): every frame of an animated GIF or WebP. */
+
+/* The fitted size of w x h in max_w x max_h, aspect kept, never enlarged, at least 1x1. */
+static void fit_box(int w, int h, int max_w, int max_h, int *fw, int *fh) {
+    double sx = (double)max_w / w, sy = (double)max_h / h;
+    double s = sx < sy ? sx : sy;
+    if (s >= 1) { *fw = w; *fh = h; return; }
+    int a = (int)(w * s + 0.5), b = (int)(h * s + 0.5);
+    *fw = a < 1 ? 1 : (a > max_w ? max_w : a);
+    *fh = b < 1 ? 1 : (b > max_h ? max_h : b);
+}
+
+/* One frame of `strip` (frames of page_height rows stacked), resized to fw x fh and converted
+   to 8-bit sRGB RGBA, copied to `dest`. Does not take `strip`'s reference. 0 on success. */
+static int animation_frame(VipsImage *strip, int page, int page_height, int fw, int fh, unsigned char *dest) {
+    VipsImage *image = NULL, *next = NULL;
+    int w = api.vips_image_get_width(strip);
+    if (api.vips_extract_area(strip, &image, 0, page * page_height, w, page_height, NULL) != 0) return -1;
+    if (w != fw || page_height != fh) {
+        if (region_step(&image, api.vips_resize(image, &next, (double)fw / w, "vscale", (double)fh / page_height, NULL), next) != 0) goto fail;
+    }
+    if (region_step(&image, api.vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL), next) != 0) goto fail;
+    if (api.vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        if (region_step(&image, api.vips_cast_uchar(image, &next, NULL), next) != 0) goto fail;
+    }
+    int bands = api.vips_image_get_bands(image);
+    if (bands > 4) {
+        if (region_step(&image, api.vips_extract_band(image, &next, 0, "n", 4, NULL), next) != 0) goto fail;
+        bands = 4;
+    }
+    if (bands < 3) goto fail;
+    if (bands == 3) {
+        if (region_step(&image, api.vips_bandjoin_const1(image, &next, 255.0, NULL), next) != 0) goto fail;
+    }
+    size_t size = 0;
+    void *pixels = api.vips_image_write_to_memory(image, &size);
+    int ok = pixels != NULL && size == (size_t)fw * (size_t)fh * 4 && api.vips_image_get_width(image) == fw
+             && api.vips_image_get_height(image) == fh;
+    if (ok) memcpy(dest, pixels, size);
+    if (pixels) g_free(pixels);
+    g_object_unref(image);
+    return ok ? 0 : -1;
+fail:
+    g_object_unref(image);
+    return -1;
+}
+
+int cvips_animation_rgba(const void *buf, size_t len, int max_width, int max_height, int64_t max_pixels,
+                         int64_t max_bytes, cvips_animation *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    int sw = 0, sh = 0;
+    int probed = cvips_probe(buf, len, &sw, &sh, err, errlen);
+    if (probed != 0) return probed;
+    const char *loader = api.vips_foreign_find_load_buffer(buf, len);
+    if (loader == NULL) { api.vips_error_clear(); return 1; }
+    int gif = g_str_has_prefix(loader, "VipsForeignLoadNsgif");
+    int webp = g_str_has_prefix(loader, "VipsForeignLoadWebp");
+    if (!gif && !webp) return 1;
+    if (max_width < 1) max_width = 1;
+    if (max_height < 1) max_height = 1;
+
+    /* The header of every frame: count, height of one, delays, loop. */
+    VipsImage *header = api.vips_image_new_from_buffer(buf, len, "n=-1", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (header == NULL) { api.vips_error_clear(); return 1; }
+    int n = api.vips_image_get_n_pages(header);
+    int ph = api.vips_image_get_page_height(header);
+    int w = api.vips_image_get_width(header);
+    if (n <= 1 || ph <= 0 || (int64_t)ph * n != api.vips_image_get_height(header)
+        || (max_pixels > 0 && (int64_t)w * ph * n > max_pixels)) {
+        g_object_unref(header);
+        api.vips_error_clear();
+        return 1;
+    }
+    int *delays = g_malloc_n((gsize)n, sizeof(int));
+    int *given = NULL, count = 0, gif_delay = 0;
+    if (api.vips_image_get_array_int(header, "delay", &given, &count) == 0 && count > 0) {
+        for (int i = 0; i < n; i++) delays[i] = given[i < count ? i : count - 1];
+    } else {
+        int d = api.vips_image_get_int(header, "gif-delay", &gif_delay) == 0 ? gif_delay * 10 : 100;
+        for (int i = 0; i < n; i++) delays[i] = d;
+    }
+    int loop = 0;
+    if (api.vips_image_get_int(header, "loop", &loop) != 0) loop = 0;
+    api.vips_error_clear();
+    g_object_unref(header);
+
+    int fw = 0, fh = 0;
+    fit_box(w, ph, max_width, max_height, &fw, &fh);
+    int64_t frame_bytes = (int64_t)fw * fh * 4;
+    int64_t total = frame_bytes * n;
+    int step = 1;
+    if (max_bytes > 0 && total > max_bytes) step = (int)((total + max_bytes - 1) / max_bytes);
+    if (step > n) step = n;
+    int kept = (n + step - 1) / step;
+
+    /* The frames: WebP shrinks on load (libwebp scales while decoding), GIF decodes at its size. */
+    char options[96];
+    if (webp && fw < w) snprintf(options, sizeof options, "n=-1,scale=%.6f,fail_on=truncated", (double)fw / w);
+    else snprintf(options, sizeof options, "n=-1,fail_on=truncated");
+    VipsImage *strip = api.vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (strip == NULL) {
+        g_free(delays);
+        take_error(err, errlen, "could not decode the animation");
+        return -1;
+    }
+    int strip_ph = api.vips_image_get_page_height(strip);
+    if (api.vips_image_get_n_pages(strip) != n || strip_ph <= 0) {
+        g_object_unref(strip);
+        g_free(delays);
+        snprintf(err, errlen, "the animation's frames changed size on load");
+        return -1;
+    }
+    unsigned char *pixels = g_try_malloc((gsize)(frame_bytes * kept));
+    if (pixels == NULL) {
+        g_object_unref(strip);
+        g_free(delays);
+        snprintf(err, errlen, "out of memory for %d frames", kept);
+        return -1;
+    }
+    for (int j = 0; j < kept; j++) {
+        if (animation_frame(strip, j * step, strip_ph, fw, fh, pixels + frame_bytes * j) != 0) {
+            g_object_unref(strip);
+            g_free(delays);
+            g_free(pixels);
+            take_error(err, errlen, "could not decode an animation frame");
+            return -1;
+        }
+    }
+    g_object_unref(strip);
+    out->pixels = pixels;
+    out->length = (size_t)(frame_bytes * kept);
+    out->width = fw;
+    out->height = fh;
+    out->frame_count = kept;
+    out->step = step;
+    out->source_width = w;
+    out->source_height = ph;
+    out->source_frames = n;
+    out->loop = loop;
+    out->delays = delays;
+    return 0;
 }

@@ -27,12 +27,10 @@ extension ImagePipeline {
                 else { return }
                 decodeQueue.addOperation { [self] in
                     guard
-                        let image = try? Vips.thumbnail(
-                            changed, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
-                            maxPixels: configuration.maxPixels)
+                        let image = try? ImageDecoder.decode(changed, for: request, configuration: configuration)
                     else { return }
                     state.withLock { state in
-                        state.cache.insert(image, for: request.key, cost: image.bitmap.byteCount)
+                        state.cache.insert(image, for: request.key, cost: image.byteCount)
                         state.statistics.staleImagesReplaced += 1
                     }
                     let result = Result<DecodedImage, ImagePipeline.Error>.success(image)

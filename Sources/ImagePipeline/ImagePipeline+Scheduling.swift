@@ -287,10 +287,7 @@ extension ImagePipeline {
                 else { return }
                 let decoded: Result<DecodedImage, ImagePipeline.Error>
                 do throws(ImagePipeline.Error) {
-                    decoded = .success(
-                        try ImageDecoder.thumbnail(
-                            data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
-                            maxPixels: configuration.maxPixels))
+                    decoded = .success(try ImageDecoder.decode(data, for: request, configuration: configuration))
                 } catch {
                     if healDiskEntry(key: key, generation: generation, source: source) { return }
                     decoded = .failure(error)
@@ -359,7 +356,7 @@ extension ImagePipeline {
                 state.deliveries[id] = PendingDelivery(delivery: subscriber.delivery)
             }
             if case .success(let image) = result {
-                state.cache.insert(image, for: key, cost: image.bitmap.byteCount)
+                state.cache.insert(image, for: key, cost: image.byteCount)
             }
             return (task.subscribers.keys.sorted(), revalidation)
         }

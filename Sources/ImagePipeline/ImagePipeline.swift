@@ -34,6 +34,11 @@ public final class ImagePipeline: Sendable {
         public var maxResponseBytes: Int = 64 << 20
         /// Largest image accepted, in pixels, checked from the header before decoding.
         public var maxPixels: Int = 100_000_000
+        /// Most bytes of frames kept for one animation (`ImageRequest.animated`), default 64 MiB:
+        /// an animated GIF or WebP whose frames at the requested size need more keeps every
+        /// k-th frame (see `Animation`). 64 MiB holds 128 frames of 512x256, or 16 of a
+        /// 1200x780 screen in kitty.
+        public var maxAnimationBytes: Int = 64 << 20
         /// Retries of a transient failure (5xx, 429, timeout) before the row fails with the last
         /// reason; the pause is `Retry-After` when given, else 0.5 s doubling.
         public var maxRetries: Int = 2

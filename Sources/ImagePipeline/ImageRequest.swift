@@ -15,21 +15,26 @@ public struct ImageRequest: Sendable, Hashable {
     public var maxPixelHeight: Int
     /// Ignore the memory cache and download afresh (`r` on a row, `--reload`).
     public var reload: Bool
+    /// Decode every frame of an animated GIF or WebP (``DecodedImage/animation``), for the
+    /// full view; false (thumbnails, `render`): the first frame only.
+    public var animated: Bool
 
-    public init(url: URL, maxPixelWidth: Int, maxPixelHeight: Int, reload: Bool = false) {
+    public init(url: URL, maxPixelWidth: Int, maxPixelHeight: Int, reload: Bool = false, animated: Bool = false) {
         self.url = url
         self.maxPixelWidth = max(1, maxPixelWidth)
         self.maxPixelHeight = max(1, maxPixelHeight)
         self.reload = reload
+        self.animated = animated
     }
 
-    /// The memory-cache and coalescing key: URL and pixel box, not `reload`.
-    var key: Key { Key(url: url.absoluteString, width: maxPixelWidth, height: maxPixelHeight) }
+    /// The memory-cache and coalescing key: URL, pixel box and `animated`, not `reload`.
+    var key: Key { Key(url: url.absoluteString, width: maxPixelWidth, height: maxPixelHeight, animated: animated) }
 
     struct Key: Hashable, Sendable {
         var url: String
         var width: Int
         var height: Int
+        var animated = false
     }
 }
 
@@ -39,12 +44,21 @@ public struct DecodedImage: Sendable, Equatable {
     public var bitmap: RGBAImage
     /// Width of the original image in pixels, EXIF orientation applied.
     public var sourceWidth: Int
-    /// Height of the original image in pixels, EXIF orientation applied.
+    /// Height of the original image in pixels, EXIF orientation applied (one frame's, for
+    /// an animation).
     public var sourceHeight: Int
+    /// Every frame of an animated GIF or WebP, for a request with `animated` set (the first is
+    /// `bitmap`); nil for still images and for every other request.
+    public var animation: Animation?
 
-    public init(bitmap: RGBAImage, sourceWidth: Int, sourceHeight: Int) {
+    public init(bitmap: RGBAImage, sourceWidth: Int, sourceHeight: Int, animation: Animation? = nil) {
         self.bitmap = bitmap
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.animation = animation
     }
+
+    /// Bytes of pixels held: the bitmap's, or every frame's for an animation (the memory
+    /// cache's cost).
+    public var byteCount: Int { animation?.byteCount ?? bitmap.byteCount }
 }

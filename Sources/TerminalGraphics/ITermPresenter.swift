@@ -21,14 +21,22 @@ public struct ITermPresenter: ImagePresenter {
         context.fittedPixels(for: area, imageSize: imageSize)
     }
 
-    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] { draw(image, in: area, blankFirst: true) }
+
+    /// An opaque frame covers the last one: drawn over it, no blanking first; a frame with
+    /// transparency blanks the cells first (the old frame would show through).
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
+        draw(image, in: area, blankFirst: !KittyPresenter.isOpaque(image))
+    }
+
+    private mutating func draw(_ image: RGBAImage, in area: CellArea, blankFirst: Bool) -> [UInt8] {
         guard let png = PNG.encode(image) else { return [] }
         var sequence = Array(
             "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(image.width)px;height=\(image.height)px;preserveAspectRatio=0:"
                 .utf8)
         sequence += [UInt8](Data(png).base64EncodedData())
         sequence.append(0x07)
-        var out = shown && area.origin != nil ? Cursor.blank(area) : []
+        var out = blankFirst && shown && area.origin != nil ? Cursor.blank(area) : []
         shown = true
         out += Cursor.place(context.wrap(sequence), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
         return out

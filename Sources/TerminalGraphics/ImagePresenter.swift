@@ -60,6 +60,20 @@ public protocol ImagePresenter {
     /// The bytes that take the last shown image off `area`'s cells (and free it where the
     /// terminal stores images). Empty when nothing is shown.
     mutating func remove(from area: CellArea) -> [UInt8]
+
+    /// The bytes that draw `image`, frame `number` (0-based) of an animation, over the frame
+    /// shown in the same `area` (same size), with no blank moment between them where the
+    /// protocol allows: sixel draws over the old frame (its frames are opaque), kitty places the
+    /// new image before it hides the old one (and keeps each frame in the terminal, so a frame
+    /// shown again is only placed), iTerm2 draws over an opaque frame. The default is
+    /// ``show(_:in:)``. ``remove(from:)`` takes every kept frame away.
+    mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8]
+}
+
+extension ImagePresenter {
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
+        show(image, in: area)
+    }
 }
 
 /// What every presenter needs from the terminal: the cell size in pixels, the background for

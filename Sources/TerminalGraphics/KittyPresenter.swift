@@ -29,7 +29,40 @@ public struct KittyPresenter: ImagePresenter {
     }
 
     public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
-        var out = remove(from: area)
+        remove(from: area) + transmit(image, in: area)
+    }
+
+    /// Frames of the animation on screen kept in the terminal: image id by frame number.
+    public private(set) var storedFrames: [Int: UInt32] = [:]
+    /// Most frames kept in the terminal for one animation (the ids of one presenter stay
+    /// within the 1000 the app gives each full view); later frames are sent each time.
+    public static let maxStoredFrames = 500
+
+    /// The next frame of an animation, placed before the last one is hidden, so the area is
+    /// never empty between frames. The first time a frame is shown its pixels are sent and
+    /// kept by the terminal under their own id; from then on it is only placed again (`a=p`,
+    /// a few dozen bytes), and the frame it replaces loses its placement but keeps its data
+    /// (`d=i`). ``remove(from:)`` deletes every kept frame with its data.
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
+        let old = shownID
+        var out: [UInt8]
+        if let id = storedFrames[number] {
+            shownID = id
+            out = Cursor.place(context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2")), in: area, rows: 1)
+        } else {
+            out = transmit(image, in: area)
+            if storedFrames.count < Self.maxStoredFrames, let id = shownID { storedFrames[number] = id }
+        }
+        if let old, old != shownID {
+            let kept = storedFrames.values.contains(old)
+            out += context.wrap(KittyGraphics.delete(id: old, freeData: !kept))
+        }
+        return out
+    }
+
+    /// Transmits and places `image` with a new id (the one shown is left as it is).
+    private mutating func transmit(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        var out: [UInt8] = []
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         shownID = id
@@ -52,9 +85,11 @@ public struct KittyPresenter: ImagePresenter {
     }
 
     public mutating func remove(from area: CellArea) -> [UInt8] {
-        guard let id = shownID else { return [] }
+        var ids = storedFrames.values.sorted()
+        if let id = shownID, !ids.contains(id) { ids.append(id) }
         shownID = nil
-        return context.wrap(KittyGraphics.delete(id: id, freeData: true))
+        storedFrames = [:]
+        return ids.flatMap { context.wrap(KittyGraphics.delete(id: $0, freeData: true)) }
     }
 
     /// The chunked transmission of `image` (RGB when `opaque`, else RGBA), base64 encoded

@@ -24,9 +24,17 @@ public struct SixelPresenter: ImagePresenter {
         context.fittedPixels(for: area, imageSize: imageSize)
     }
 
-    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] { draw(image, in: area, blankFirst: true) }
+
+    /// Sixel frames are opaque (alpha is composited over the background), so the next frame
+    /// of an animation covers the last one: no blanking first.
+    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
+        draw(image, in: area, blankFirst: false)
+    }
+
+    private mutating func draw(_ image: RGBAImage, in area: CellArea, blankFirst: Bool) -> [UInt8] {
         let sixel = Self.encode(image, background: context.background)
-        var out = shown && area.origin != nil ? Cursor.blank(area) : []
+        var out = blankFirst && shown && area.origin != nil ? Cursor.blank(area) : []
         shown = true
         out += Cursor.place(context.wrap(sixel), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
         return out

@@ -98,7 +98,13 @@ final class Browser {
             app: app, screen: screen, wait: { [loop] in loop.wait(timeoutMilliseconds: $0) },
             deliver: { [unowned self] in self.applyDeliveries() }, write: { [unowned self] in self.writeTerminal($0) },
             // OSC 52 after curses's frame, never inside it.
-            afterFrame: { [unowned self] in self.actions.flushTerminalBytes() })
+            afterFrame: { [unowned self] in self.actions.flushTerminalBytes() },
+            cellPixels: {
+                // When the terminal reports pixels in TIOCGWINSZ (no query mid-session).
+                guard let w = TerminalProbe.windowSize(), w.pixelWidth > 0, w.pixelHeight > 0, w.columns > 0, w.rows > 0
+                else { return nil }
+                return (w.pixelWidth / w.columns, w.pixelHeight / w.rows)
+            })
         main.run()
         actions.finish()
     }

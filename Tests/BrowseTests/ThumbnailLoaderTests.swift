@@ -14,6 +14,8 @@ final class RecordingLoader: ImageLoading {
     var priorities: [ImagePipeline.Ticket: Int] = [:]
     var cached: Set<String> = []
     var tickets: [String: ImagePipeline.Ticket] = [:]
+    /// Names of the requests that asked for every frame (`ImageRequest.animated`).
+    var animatedRequests: [String] = []
     private var nextID = 1
 
     func load(_ request: ImageRequest, priority: Int) -> ImagePipeline.LoadStart {
@@ -21,6 +23,7 @@ final class RecordingLoader: ImageLoading {
         let box = "\(name)@\(request.maxPixelWidth)x\(request.maxPixelHeight)"
         if cached.contains(name) || cached.contains(box) { return .cached(ThumbnailLoaderTests.image) }
         requested.append((name, priority, request.reload, request.maxPixelWidth, request.maxPixelHeight))
+        if request.animated { animatedRequests.append(name) }
         let ticket = ImagePipeline.Ticket(id: nextID)
         nextID += 1
         tickets[name] = ticket

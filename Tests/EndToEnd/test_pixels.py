@@ -239,12 +239,12 @@ class RealPixelTests(unittest.TestCase):
     # Keys reach the browser through ptyproxy.py (its own pty inside the terminal, fed from a
     # FIFO); its transcript says when the picture's bytes went out.
 
-    def browser_script(self, extra=()):
+    def browser_script(self, extra=(), image=PHOTO):
         vitrine = shlex.quote(binary())
         fifo = self.tmp / "keys"
         os.mkfifo(fifo)
         transcript, doctor, done = self.tmp / "transcript", self.tmp / "doctor.txt", self.tmp / "done"
-        command = " ".join([vitrine, shlex.quote(str(PHOTO)), "--no-mouse", "--no-disk-cache"] + list(extra))
+        command = " ".join([vitrine, shlex.quote(str(image)), "--no-mouse", "--no-disk-cache"] + list(extra))
         proxy = shlex.quote(str(Path(__file__).resolve().parent / "ptyproxy.py"))
         path = self.tmp / "browse.sh"
         path.write_text("printf '\\033[H\\033[2J'\n%s doctor > %s 2>&1\npython3 %s %s %s -- %s 2> %s\ntouch %s\nsleep 60\n" % (
@@ -320,6 +320,71 @@ class RealPixelTests(unittest.TestCase):
             ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
              "-geometry", "80x30", "-e"], b"\x1bP", enough=27, threshold=25)
         self.assertIn("pixels: sixel", report)
+
+    def test_full_view_animation_in_kitty(self):
+        # Given an animated GIF (48x24: red, green, blue frames of 400 ms) in the full view in
+        # kitty, whose frames are kept in the terminal after the first loop
+        gif = Path(__file__).resolve().parent.parent / "Fixtures" / "images" / "animated-rgb.gif"
+        script, fifo, transcript, doctor, done = self.browser_script(image=gif)
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
+                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
+                             "initial_window_height=30c", "sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"animated-rgb" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
+
+        frames = {"red": (255, 0, 0), "green": (0, 200, 0), "blue": (0, 0, 255)}
+
+        def counts(shot):
+            # Pixels near each frame's colour, sampled every 4th pixel both ways (the frame is
+            # 48x24 pixels: 72 samples).
+            found = dict.fromkeys(frames, 0)
+            for y in range(0, SCREEN[1], 4):
+                row = y * SCREEN[0] * 3
+                for x in range(0, SCREEN[0], 4):
+                    j = row + 3 * x
+                    r, g, b = shot[j], shot[j + 1], shot[j + 2]
+                    for name, (fr, fg, fb) in frames.items():
+                        if abs(r - fr) < 40 and abs(g - fg) < 40 and abs(b - fb) < 40:
+                            found[name] += 1
+            return found
+
+        def colour():
+            found = counts(self.x.screenshot())
+            name = max(found, key=found.get)
+            return name if found[name] > 30 else None
+
+        # Then over 3 s (more than two loops) the screen shows all three frames, in order
+        seen = []
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            c = colour()
+            if c and (not seen or seen[-1] != c):
+                seen.append(c)
+            time.sleep(0.05)
+        self.assertEqual(set(seen), {"red", "green", "blue"}, "frames seen: %s" % seen)
+        order = ["red", "green", "blue"]
+        for a, b in zip(seen, seen[1:]):
+            self.assertEqual(order[(order.index(a) + 1) % 3], b, "frame order: %s" % seen)
+        # And the second loop placed kept frames instead of sending them again
+        self.assertIn(b"a=p,i=", transcript.read_bytes())
+        # When a pauses: the same frame for 1.5 s
+        os.write(keys, b"a")
+        time.sleep(0.5)
+        paused = {colour() for _ in range(6) if time.sleep(0.25) is None}
+        self.assertEqual(len(paused), 1, "the picture changed while paused: %s" % paused)
+        self.assertIn(next(iter(paused)), order)
+        # When q goes back, no frame is left on screen
+        os.write(keys, b"q")
+        time.sleep(1.0)
+        left = counts(self.x.screenshot())
+        self.assertLess(left["green"] + left["blue"], 10, "a frame stayed after q: %s" % left)
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
 
 def best_psnr_near(screen, expected, size, x0, y0, search=12):

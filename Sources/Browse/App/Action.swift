@@ -13,6 +13,8 @@ public enum Action: Hashable, Sendable {
     /// The full view's zoom: a step in or out of `Viewport.steps`, fit the screen, 1:1 pixels
     /// (pans are `up`, `down`, `left`, `right` there).
     case zoomIn, zoomOut, zoomFit, actualSize
+    /// Pause or resume the full view's animation (animated GIF and WebP).
+    case toggleAnimation
     case retry, help, redraw
     /// List ⇄ grid.
     case toggleView

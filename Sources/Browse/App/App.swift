@@ -420,6 +420,28 @@ public final class App {
     private var lastInterest: InterestKey?
     // MARK: Real pixels
 
+    /// A new cell size in pixels (TIOCGWINSZ after SIGWINCH: the terminal's font changed):
+    /// every full view's picture comes off the screen (before the next refresh), each gets a
+    /// presenter for the new cells, and the layout that follows asks for a decode at the new
+    /// pixel box. Nothing happens with half blocks or when the size is the same. Call before
+    /// ``layout(lines:columns:)``.
+    public func updateCellPixels(width: Int, height: Int) {
+        guard let (p, current) = pixels, p != .halfblock, width > 0, height > 0,
+            width != current.cellWidth || height != current.cellHeight
+        else { return }
+        var context = current
+        context.cellWidth = width
+        context.cellHeight = height
+        pixels = (p, context)
+        for view in stack {
+            guard let image = view as? ImageView else { continue }
+            pendingPixelOutput += image.removeOutput()
+            image.usePixels(Presenters.make(p, context: context, firstKittyID: nextKittyID), context: context)
+            nextKittyID = nextKittyID >= 1_000_000_000 ? 1000 : nextKittyID + 1000
+        }
+        needsFull = true
+    }
+
     /// Bytes for the terminal before curses's refresh: pictures of closed views, of views the
     /// help covers, and stale ones (another item, a resize) come off the screen.
     public func pixelOutputBeforeRefresh() -> [UInt8] {
@@ -465,6 +487,15 @@ public final class App {
     /// Does one slice of idle work (a few ms): indexes the next items for search, so that the
     /// first search key does not pay for the whole index.
     public func idleWork() { model.list.indexSome() }
+    /// When the top full view's animation shows its next frame (nil: none is playing): the
+    /// wiring's `poll` wakes then, besides the spinner's ticks.
+    public var frameDue: ContinuousClock.Instant? { (top as? ImageView)?.frameDue }
+
+    /// Moves the top full view's animation to the frame due at `now`; a new frame marks the
+    /// image area alone for the next draw (the status line is drawn only when its text changes).
+    public func advanceFrames(now: ContinuousClock.Instant = .now) {
+        if let image = top as? ImageView, image.advanceFrame(now: now) { viewDirty = true }
+    }
 
     /// Advances the spinner and marks what it turns in.
     public func tick() {

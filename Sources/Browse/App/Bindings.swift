@@ -67,6 +67,7 @@ public enum Bindings {
         Binding("- Z", [.character("-"), .character("Z")], .zoomOut, "zoom out a step", [.image], count: true),
         Binding("0 w", [.character("0"), .character("w")], .zoomFit, "fit the screen", [.image]),
         Binding("=", [.character("=")], .actualSize, "1:1 pixels", [.image]),
+        Binding("a", [.character("a")], .toggleAnimation, "pause / play an animated GIF or WebP", [.image]),
         Binding("q Esc Backspace", [.character("q"), .escape, .backspace], .back, "back to the gallery", [.image]),
         Binding("m", [.character("m")], .mark, "mark or unmark the item", everywhere),
         Binding("A", [.character("A")], .markAll, "mark every item shown", gallery),

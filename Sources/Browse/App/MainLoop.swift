@@ -21,6 +21,7 @@ public final class MainLoop {
     private let write: ([UInt8]) -> Void
     private let afterFrame: () -> Void
     private let stopRequested: () -> Bool
+    private let cellPixels: () -> (width: Int, height: Int)?
     private var nextTick = ContinuousClock.now
     /// Frames sent to the terminal (refreshes), for tests and benchmarks.
     public private(set) var frames = 0
@@ -32,10 +33,13 @@ public final class MainLoop {
     ///   - write: writes bytes to the terminal outside curses.
     ///   - afterFrame: runs after each turn's frame.
     ///   - stopRequested: true when the loop must end now (a termination signal arrived).
+    ///   - cellPixels: the cell's size in pixels now, read again on every resize (a font
+    ///     change resizes in cells and pixels); nil when the terminal does not say.
     public init(
         app: App, screen: any LoopScreen, wait: @escaping (_ timeoutMilliseconds: Int?) -> EventLoop.Wake,
         deliver: @escaping () -> Void, write: @escaping ([UInt8]) -> Void, afterFrame: @escaping () -> Void = {},
-        stopRequested: @escaping () -> Bool = { TerminalRestore.pendingTerminationSignal != 0 }
+        stopRequested: @escaping () -> Bool = { TerminalRestore.pendingTerminationSignal != 0 },
+        cellPixels: @escaping () -> (width: Int, height: Int)? = { nil }
     ) {
         self.app = app
         self.screen = screen
@@ -44,6 +48,7 @@ public final class MainLoop {
         self.write = write
         self.afterFrame = afterFrame
         self.stopRequested = stopRequested
+        self.cellPixels = cellPixels
     }
 
     /// Runs until the user quits or `stopRequested`; then withdraws every load and writes the
@@ -79,12 +84,19 @@ public final class MainLoop {
         write(app.pixelOutputAfterRefresh())
         // Idle work (the search index, in slices) keeps the loop from sleeping until it is done;
         // a key or a completion comes first.
-        let wake = wait(app.hasIdleWork ? 0 : (app.animating ? max(0, millisecondsUntilTick) : nil))
+        // The spinner's next tick or the animation's next frame, whichever comes first.
+        var timeout = app.animating ? max(0, millisecondsUntilTick) : nil
+        if let due = app.frameDue {
+            let frame = max(0, Self.milliseconds(until: due))
+            timeout = min(timeout ?? frame, frame)
+        }
+        let wake = wait(app.hasIdleWork ? 0 : timeout)
         if stopRequested() { return }
         let keys = screen.pendingKeys()
         for key in keys {
             if key == .resize {
                 screen.updateSize()
+                if let cell = cellPixels() { app.updateCellPixels(width: cell.width, height: cell.height) }
                 app.layout(lines: screen.lines, columns: screen.columns)
             } else {
                 app.handle(key)
@@ -96,6 +108,15 @@ public final class MainLoop {
             app.tick()
             nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
         }
+        app.advanceFrames()
+    }
+
+    /// Whole milliseconds from now until `instant`, rounded up (so a wake-up is never early);
+    /// negative when it has passed.
+    static func milliseconds(until instant: ContinuousClock.Instant) -> Int {
+        let remaining = instant - ContinuousClock.now
+        let (seconds, atto) = remaining.components
+        return Int(seconds * 1000) + Int((atto + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
     private var millisecondsUntilTick: Int {

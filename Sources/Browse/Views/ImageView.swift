@@ -16,6 +16,13 @@ import TerminalUI
 /// which writes them after curses's refresh (never inside it). The picture is taken off the
 /// screen (``removeOutput()``) when the view is left or covered, when the next image comes and
 /// when the screen is resized; kitty's placement is put back after a full repaint.
+///
+/// Animated GIF and WebP play: the full decode asks for every frame (`ImageRequest.animated`,
+/// decoded once at the screen's size, within `maxAnimationBytes`), a ``FrameSchedule`` says
+/// which is shown, and the wiring wakes the main loop at ``frameDue`` and calls
+/// ``advanceFrame(now:)``, which redraws the image area alone (the status line stays as it is).
+/// `a` pauses and resumes. Zoom and pan are off while an animation is shown (the status line
+/// says so): its frames are decoded for the fit only.
 @MainActor
 public final class ImageView: BrowseView {
     /// The image's state.
@@ -45,9 +52,17 @@ public final class ImageView: BrowseView {
     private var generation = 0
     /// What the presenter has on screen: the generation, the area, and the bytes that drew it
     /// (re-sent after a full repaint by protocols whose pictures live in the cells).
-    private var shown: (generation: Int, area: CellArea, bytes: [UInt8])?
+    private var shown: (key: PictureKey, area: CellArea, bytes: [UInt8])?
     /// The picture for the current generation, cut and fitted for the presenter.
-    private var picture: (generation: Int, pixels: RGBAImage, area: CellArea)?
+    private var picture: (key: PictureKey, pixels: RGBAImage, area: CellArea)?
+
+    /// What a picture on screen shows: the generation, the thumbnail preview or the decode,
+    /// and the animation's frame.
+    struct PictureKey: Equatable {
+        var generation: Int
+        var preview: Bool
+        var frame: Int
+    }
     /// Zoom and pan over the loaded image (nil until it loads); see `Viewport`.
     public private(set) var viewport: Viewport?
     /// The full-resolution decode in flight for a zoom step that needs more detail than the
@@ -55,6 +70,16 @@ public final class ImageView: BrowseView {
     public private(set) var detailTicket: ImagePipeline.Ticket?
     /// The largest decode asked for a zoom step, in pixels (48 MB of RGBA at most).
     static let maxDetailPixels = 12_000_000
+    /// Which frame of an animation is shown, and when the next is due (nil: a still image).
+    public private(set) var schedule: FrameSchedule?
+    /// Half-block renders of an animation's frames at fit, by frame, for `framesGeneration`.
+    private var frameGrids: [Int: CellGrid] = [:]
+    private var framesGeneration = -1
+    /// A note for the status line until the next key ("zoom is off for animations").
+    private var note: String?
+    /// The animation frame last drawn on the canvas and where (half blocks), so that the next
+    /// frame rewrites only the cells that differ.
+    private var lastFrameDrawn: (grid: CellGrid, top: Int, left: Int, generation: Int)?
 
     public init(model: BrowseModel, item: ItemID) {
         self.model = model
@@ -68,6 +93,14 @@ public final class ImageView: BrowseView {
     public func usePixels(_ presenter: any ImagePresenter, context: PresenterContext) {
         self.presenter = presenter
         self.context = context
+        // A new cell size (the font changed): the viewport's cells are other pixels now, so it
+        // starts again at the fit; the next layout asks for a decode at the new pixel box.
+        if let viewport {
+            self.viewport = Viewport(image: viewport.image, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
+        }
+        shown = nil
+        picture = nil
+        generation += 1
     }
 
     /// The protocol the picture is drawn with.
@@ -117,7 +150,9 @@ public final class ImageView: BrowseView {
         }
         let box = pixelBox
         requested = box
-        let request = ImageRequest(url: url, maxPixelWidth: box.width, maxPixelHeight: box.height, reload: reload)
+        let request = ImageRequest(
+            url: url, maxPixelWidth: box.width, maxPixelHeight: box.height, reload: reload, animated: true)
+        schedule = nil
         switch model.loader.load(request, priority: -1) {
         case .cached(let image): loaded(image)
         case .started(let t):
@@ -155,6 +190,37 @@ public final class ImageView: BrowseView {
         if viewport?.image != source {
             viewport = Viewport(image: source, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
         }
+        // An animation starts from its first frame (a new decode after a resize too).
+        schedule = image.animation.map { FrameSchedule(delays: $0.delays, loopCount: $0.loopCount, start: .now) }
+    }
+
+    // MARK: Animation
+
+    /// When the next frame of the animation shown is due; nil for a still image, a paused or
+    /// finished animation, or while the view waits for its decode. The wiring's `poll` wakes
+    /// then.
+    public var frameDue: ContinuousClock.Instant? {
+        guard case .loaded = phase else { return nil }
+        return schedule?.due
+    }
+
+    /// Moves the animation to the frame due at `now`; true when it changed (the image area is
+    /// to be redrawn, nothing else).
+    public func advanceFrame(now: ContinuousClock.Instant) -> Bool {
+        guard case .loaded = phase, schedule != nil else { return false }
+        return schedule!.advance(to: now)
+    }
+
+    /// The frame shown: 0 for a still image.
+    public var frameIndex: Int {
+        guard let schedule, case .loaded(let image) = phase, let animation = image.animation else { return 0 }
+        return min(schedule.frame, animation.frames.count - 1)
+    }
+
+    /// The pixels shown for `image`: its current frame, or the bitmap of a still image.
+    func frameBitmap(_ image: DecodedImage) -> RGBAImage {
+        guard let animation = image.animation else { return image.bitmap }
+        return animation.frames[min(frameIndex, animation.frames.count - 1)]
     }
 
     /// A cell's pixels for the viewport: the terminal's with a pixel presenter, a half block's
@@ -170,6 +236,10 @@ public final class ImageView: BrowseView {
     /// thread: its answer arrives like any load's) and is drawn from what is there meanwhile.
     func zoom(_ action: Action, count: Int) -> Reaction {
         guard var v = viewport, case .loaded(let image) = phase else { return .none }
+        if image.animation != nil {
+            note = "no zoom or pan on an animation"
+            return .none
+        }
         let before = v
         switch action {
         case .zoomIn: for _ in 0..<count { v.zoomIn() }
@@ -211,7 +281,7 @@ public final class ImageView: BrowseView {
     private func zoomedPixels(_ image: DecodedImage) -> (pixels: RGBAImage, offset: (columns: Int, rows: Int))? {
         guard let viewport else { return nil }
         let frame = viewport.frame
-        return (frame.pixels(from: image.bitmap, imageSize: viewport.image), frame.offset)
+        return (frame.pixels(from: frameBitmap(image), imageSize: viewport.image), frame.offset)
     }
 
     // MARK: Real pixels
@@ -233,8 +303,8 @@ public final class ImageView: BrowseView {
     /// (centred in the area above the status line at fit); the thumbnail fitted while loading.
     private func currentPicture() -> (pixels: RGBAImage, area: CellArea)? {
         guard let context, let (image, isPreview) = shownImage else { return nil }
-        let key = isPreview ? -generation : generation
-        if let picture, picture.generation == key { return (picture.pixels, picture.area) }
+        let key = pictureKey
+        if let picture, picture.key == key { return (picture.pixels, picture.area) }
         let height = max(1, lines - 1)
         let fitted: (pixels: RGBAImage, offset: (columns: Int, rows: Int))?
         if isPreview {
@@ -260,13 +330,23 @@ public final class ImageView: BrowseView {
     public func terminalOutput(fullRepaint: Bool) -> [UInt8] {
         guard presenter != nil else { return [] }
         guard let (pixels, area) = currentPicture() else { return removeOutput() }
-        if let shown, shown.generation == pictureKey, shown.area == area {
+        if let shown, shown.key == pictureKey, shown.area == area {
             guard fullRepaint else { return [] }
             if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
             return shown.bytes
         }
+        if let shown, shown.area == area, shown.key.generation == pictureKey.generation, !shown.key.preview,
+            !pictureKey.preview, !fullRepaint
+        {
+            // The next frame of the animation, over the last one in the same cells.
+            let bytes = presenter!.showFrame(pixels, number: pictureKey.frame, in: area)
+            self.shown = (pictureKey, area, bytes)
+            return bytes
+        }
         var out = removeOutput()
-        let bytes = presenter!.show(pixels, in: area)
+        // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
+        let bytes = schedule != nil && !pictureKey.preview
+            ? presenter!.showFrame(pixels, number: pictureKey.frame, in: area) : presenter!.show(pixels, in: area)
         shown = (pictureKey, area, bytes)
         out += bytes
         return out
@@ -283,8 +363,11 @@ public final class ImageView: BrowseView {
         return removeOutput()
     }
 
-    /// Identifies the picture drawn: the generation, negative for the thumbnail preview.
-    private var pictureKey: Int { shownImage?.isPreview == true ? -generation : generation }
+    /// Identifies the picture drawn.
+    private var pictureKey: PictureKey {
+        let preview = shownImage?.isPreview == true
+        return PictureKey(generation: generation, preview: preview, frame: preview ? 0 : frameIndex)
+    }
 
     /// The bytes that take the picture off the screen (the view is left, covered by the help,
     /// or exits); empty when none is shown. Write them before curses's refresh.
@@ -295,7 +378,15 @@ public final class ImageView: BrowseView {
     }
 
     public func handle(_ action: Action, count: Int?) -> Reaction {
+        note = nil
         switch action {
+        case .toggleAnimation:
+            guard case .loaded(let image) = phase, image.animation != nil, schedule != nil else {
+                note = "not an animation"
+                return .none
+            }
+            schedule!.togglePause(at: .now)
+            return .none
         case .zoomIn, .zoomOut, .zoomFit, .actualSize, .up, .down, .left, .right:
             return zoom(action, count: max(1, min(count ?? 1, 1000)))
         case .back:
@@ -342,6 +433,42 @@ public final class ImageView: BrowseView {
                 gridOffset = offset
             }
             art = grid
+        case .loaded(let image) where image.animation != nil:
+            // An animation's frame, each rendered once per layout.
+            gridOffset = nil
+            if framesGeneration != generation {
+                frameGrids = [:]
+                framesGeneration = generation
+            }
+            let f = frameIndex
+            if frameGrids[f] == nil {
+                let fitted = HalfBlockRenderer.fittedSize(
+                    imageWidth: image.sourceWidth, imageHeight: image.sourceHeight, maxColumns: columns, maxRows: height)
+                frameGrids[f] = HalfBlockRenderer.render(
+                    frameBitmap(image), columns: fitted.columns, rows: fitted.rows,
+                    options: RenderOptions(colorMode: model.colorMode, background: model.background))
+            }
+            art = frameGrids[f]
+            let top = (height - art!.rows) / 2, left = (columns - art!.columns) / 2
+            // The next frame over the last one (a frame step draws the view alone, `items` not
+            // nil; a full draw passes nil): only the cells that changed are put, which for a
+            // moving subject over a still background is a small part of the picture.
+            if items != nil, let last = lastFrameDrawn, last.generation == generation, last.top == top,
+                last.left == left, last.grid.columns == art!.columns, last.grid.rows == art!.rows
+            {
+                let new = art!
+                for row in 0..<new.rows where top + row < height {
+                    for column in 0..<new.columns {
+                        let cell = new[column, row]
+                        if cell != last.grid[column, row] {
+                            canvas.put(cell.glyph, y: top + row, x: left + column, foreground: cell.foreground, background: cell.background, role: .normal)
+                        }
+                    }
+                }
+                lastFrameDrawn = (new, top, left, generation)
+                return
+            }
+            lastFrameDrawn = (art!, top, left, generation)
         case .loaded(let image):
             gridOffset = nil
             if grid == nil {
@@ -398,12 +525,25 @@ public final class ImageView: BrowseView {
         let url = (entry.imageURL ?? entry.thumbnailURL)?.absoluteString ?? ""
         let position = (model.list.position(of: item) ?? 0) + 1
         let loading = preview != nil ? "\(model.spinner.glyph) loading  " : ""
-        let right = "\(loading)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
+        let playing = animationText.map { $0 + "  " } ?? ""
+        let right = "\(loading)\(playing)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
         // at its end stays visible.
-        let head = " \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
+        let head = "\(note.map { " \($0) " } ?? "") \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
         let room = columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
         return (head + Self.middleTruncated(url, columns: room), right)
+    }
+
+    /// The animation for the status line, the same while it plays (so the status line is not
+    /// redrawn with every frame): `▶ 12 frames` playing (`▶ 12 of 48 frames` when the byte cap
+    /// kept every 4th), `⏸ 3/12` paused on frame 3, `■ 12 frames` when its plays are over; nil
+    /// for a still image.
+    var animationText: String? {
+        guard case .loaded(let image) = phase, let animation = image.animation, let schedule else { return nil }
+        let count = animation.frames.count
+        let frames = animation.step > 1 ? "\(count) of \(animation.sourceFrameCount) frames" : "\(count) frames"
+        if schedule.paused { return "⏸ \(frameIndex + 1)/\(count)" }
+        return schedule.isPlaying ? "▶ \(frames)" : "■ \(frames)"
     }
 
     /// The zoom for the status line: `fit 25%` at fit, else ``Viewport/statusText`` (`200% ·

@@ -10,7 +10,7 @@ import Glibc
 /// took 16.8 s of `cache info` and as much CPU at every browser start.
 ///
 /// File `.vitrine-totals` (never an entry or temporary name): the line `vitrine-totals 1`, then
-/// `<entries> <bytes>`. Every change goes through ``adjustTotals(entries:bytes:)``: under an
+/// `<entries> <bytes>`. Every change goes through ``changeEntries(_:)``: under an
 /// exclusive `flock` on `.vitrine-lock` (other `vitrine` processes share the folder), read,
 /// add, write to a temporary file and `rename` it into place, so a reader sees the old totals
 /// or the new ones. A missing or unreadable file is rebuilt by one listing. A sweep, which lists
@@ -60,10 +60,14 @@ extension DiskCache {
         }
     }
 
-    /// Adds `entries` and `bytes` (either may be negative) to the running totals; returns them.
-    @discardableResult
-    func adjustTotals(entries: Int, bytes: Int) -> DiskCacheTotals {
-        withFolderLock { () -> DiskCacheTotals in
+    /// Runs `change` (a rename or unlink of entry files that returns how it changed the entries
+    /// and their bytes, or nil for no change) and applies that to the totals, both under the
+    /// folder lock: a writer that looked for an entry's previous size outside it raced another
+    /// writer of the same entry, and both counted it as new (41 entries for 40 files).
+    /// - Returns: the totals after the change; nil when `change` changed nothing.
+    func changeEntries(_ change: () -> (entries: Int, bytes: Int)?) -> DiskCacheTotals? {
+        withFolderLock { () -> DiskCacheTotals? in
+            guard let (entries, bytes) = change() else { return nil }
             // Counted after the change when there was no file: the listing already sees it.
             guard var totals = readTotals() else {
                 let counted = countedTotals()

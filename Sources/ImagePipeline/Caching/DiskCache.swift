@@ -64,8 +64,7 @@ public final class DiskCache: DiskCaching, Sendable {
 
     /// Deletes one entry file of `bytes` bytes and takes it off the running totals.
     private func remove(file: URL, bytes: Int) {
-        guard unlink(file.path) == 0 else { return }
-        adjustTotals(entries: -1, bytes: -bytes)
+        _ = changeEntries { unlink(file.path) == 0 ? (-1, -bytes) : nil }
     }
 
     @discardableResult
@@ -87,12 +86,16 @@ public final class DiskCache: DiskCaching, Sendable {
             try? fm.removeItem(at: temporary)
             return false
         }
-        let previous = Self.fileSize(target)
-        guard rename(temporary.path, target.path) == 0 else {
+        // The previous entry's size and the rename, under the folder lock with the totals.
+        let totals = changeEntries { () -> (entries: Int, bytes: Int)? in
+            let previous = Self.fileSize(target)
+            guard rename(temporary.path, target.path) == 0 else { return nil }
+            return (previous == nil ? 1 : 0, encoded.count - (previous ?? 0))
+        }
+        guard let totals else {
             try? fm.removeItem(at: temporary)
             return false
         }
-        let totals = adjustTotals(entries: previous == nil ? 1 : 0, bytes: encoded.count - (previous ?? 0))
         if totals.bytes > byteLimit { sweep() }
         return true
     }

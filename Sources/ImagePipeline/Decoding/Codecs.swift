@@ -128,4 +128,22 @@ enum ImageDecoder {
         }
         return try Vips.thumbnail(data, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
     }
+
+    /// Decodes `data` for `request`: every frame of an animated GIF or WebP when the request is
+    /// `animated` (within `configuration.maxAnimationBytes`, see ``Vips/animation``), else (and
+    /// for still images) as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``.
+    /// - Throws: as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``.
+    static func decode(
+        _ data: Data, for request: ImageRequest, configuration: ImagePipeline.Configuration
+    ) throws(ImagePipeline.Error) -> DecodedImage {
+        if request.animated, let format = ImageFormat.sniff(data), format == .gif || format == .webp,
+            let animation = try Vips.animation(
+                data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
+                maxPixels: configuration.maxPixels, maxBytes: configuration.maxAnimationBytes)
+        {
+            return animation
+        }
+        return try thumbnail(
+            data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight, maxPixels: configuration.maxPixels)
+    }
 }
