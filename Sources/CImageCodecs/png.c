@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* PNG's own limit on a side (2^31 - 1) is far beyond any pixel cap; the cap decides. */
-static spng_ctx *open_png(const void *buf, size_t len, char *err, size_t errlen) {
+/* A decoder over `buf` with its header read into *ihdr; NULL with the error text when either
+   fails. PNG's own limit on a side (2^31 - 1) is far beyond any pixel cap; the cap decides. */
+static spng_ctx *open_png(const void *buf, size_t len, struct spng_ihdr *ihdr, char *err, size_t errlen) {
     spng_ctx *ctx = spng_ctx_new(0);
     if (ctx == NULL) {
         ccodec_set_error(err, errlen, "out of memory");
@@ -17,6 +18,7 @@ static spng_ctx *open_png(const void *buf, size_t len, char *err, size_t errlen)
        in all, so a PNG cannot make the decoder hold more than its pixels. */
     spng_set_chunk_limits(ctx, 8u << 20, 32u << 20);
     int rc = spng_set_png_buffer(ctx, buf, len);
+    if (rc == 0) rc = spng_get_ihdr(ctx, ihdr);
     if (rc != 0) {
         ccodec_set_error(err, errlen, spng_strerror(rc));
         spng_ctx_free(ctx);
@@ -26,15 +28,9 @@ static spng_ctx *open_png(const void *buf, size_t len, char *err, size_t errlen)
 }
 
 int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
-    spng_ctx *ctx = open_png(buf, len, err, errlen);
-    if (ctx == NULL) return CCODEC_CORRUPT;
     struct spng_ihdr ihdr;
-    int rc = spng_get_ihdr(ctx, &ihdr);
-    if (rc != 0) {
-        ccodec_set_error(err, errlen, spng_strerror(rc));
-        spng_ctx_free(ctx);
-        return CCODEC_CORRUPT;
-    }
+    spng_ctx *ctx = open_png(buf, len, &ihdr, err, errlen);
+    if (ctx == NULL) return CCODEC_CORRUPT;
     *width = (int)ihdr.width;
     *height = (int)ihdr.height;
     spng_ctx_free(ctx);
@@ -44,15 +40,9 @@ int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char 
 int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_image *out,
                       char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    spng_ctx *ctx = open_png(buf, len, err, errlen);
-    if (ctx == NULL) return CCODEC_CORRUPT;
     struct spng_ihdr ihdr;
-    int rc = spng_get_ihdr(ctx, &ihdr);
-    if (rc != 0) {
-        ccodec_set_error(err, errlen, spng_strerror(rc));
-        spng_ctx_free(ctx);
-        return CCODEC_CORRUPT;
-    }
+    spng_ctx *ctx = open_png(buf, len, &ihdr, err, errlen);
+    if (ctx == NULL) return CCODEC_CORRUPT;
     out->source_width = (int)ihdr.width;
     out->source_height = (int)ihdr.height;
     if (ihdr.width > 0x7fffffff / 4 || ihdr.height > 0x7fffffff ||
@@ -63,7 +53,7 @@ int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_im
         return CCODEC_TOO_MANY_PIXELS;
     }
     size_t size = 0;
-    rc = spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &size);
+    int rc = spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &size);
     if (rc != 0 || size != (size_t)ihdr.width * ihdr.height * 4) {
         ccodec_set_error(err, errlen, rc ? spng_strerror(rc) : "unexpected decoded size");
         spng_ctx_free(ctx);

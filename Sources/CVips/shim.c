@@ -636,33 +636,27 @@ int cvips_animation_rgba(const void *buf, size_t len, int max_width, int max_hei
     char options[96];
     if (webp && fw < w) snprintf(options, sizeof options, "n=-1,scale=%.6f,fail_on=truncated", (double)fw / w);
     else snprintf(options, sizeof options, "n=-1,fail_on=truncated");
+    /* Every failure below ends at `fail`, which frees what was made so far. */
+    unsigned char *pixels = NULL;
     VipsImage *strip = api.vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (strip == NULL) {
-        g_free(delays);
         take_error(err, errlen, "could not decode the animation");
-        return -1;
+        goto fail;
     }
     int strip_ph = api.vips_image_get_page_height(strip);
     if (api.vips_image_get_n_pages(strip) != n || strip_ph <= 0) {
-        g_object_unref(strip);
-        g_free(delays);
         snprintf(err, errlen, "the animation's frames changed size on load");
-        return -1;
+        goto fail;
     }
-    unsigned char *pixels = g_try_malloc((gsize)(frame_bytes * kept));
+    pixels = g_try_malloc((gsize)(frame_bytes * kept));
     if (pixels == NULL) {
-        g_object_unref(strip);
-        g_free(delays);
         snprintf(err, errlen, "out of memory for %d frames", kept);
-        return -1;
+        goto fail;
     }
     for (int j = 0; j < kept; j++) {
         if (animation_frame(strip, j * step, strip_ph, fw, fh, pixels + frame_bytes * j) != 0) {
-            g_object_unref(strip);
-            g_free(delays);
-            g_free(pixels);
             take_error(err, errlen, "could not decode an animation frame");
-            return -1;
+            goto fail;
         }
     }
     g_object_unref(strip);
@@ -678,4 +672,10 @@ int cvips_animation_rgba(const void *buf, size_t len, int max_width, int max_hei
     out->loop = loop;
     out->delays = delays;
     return 0;
+
+fail:
+    if (strip != NULL) g_object_unref(strip);
+    g_free(pixels);
+    g_free(delays);
+    return -1;
 }
