@@ -135,15 +135,7 @@ class GalleryServer:
         return [l for l in self.requests() if not re.search(r"\.(json|plist)(\?|$)", l.split(" ", 1)[1])]
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        if self.proc.stdout:
-            self.proc.stdout.close()
+        stop_process(self.proc)
 
 
 class Terminal:
@@ -297,6 +289,21 @@ class E2ETestCase(unittest.TestCase):
     def wait_settled(self, term, timeout=15):
         """Waits until the status line says nothing is loading."""
         return term.wait_for(lambda lines: "loading 0 " in lines[-1], timeout, "'loading 0' in the status line")
+
+
+def stop_process(proc):
+    """Ends a server or terminal the tests started: SIGTERM, then SIGKILL after 5 s; closes the
+    pipes the test held to it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe:
+            pipe.close()
 
 
 def write_json(path, items):

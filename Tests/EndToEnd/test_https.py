@@ -11,7 +11,7 @@ import subprocess
 import time
 import unittest
 
-from harness import E2ETestCase, binary, link_demo, wait_until
+from harness import E2ETestCase, binary, link_demo, stop_process, wait_until
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -102,14 +102,7 @@ http {
         return self.access_log.read_text().splitlines() if self.access_log.exists() else []
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        self.proc.stderr.close()
+        stop_process(self.proc)
 
 
 class HTTPSTests(E2ETestCase):

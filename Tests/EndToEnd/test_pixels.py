@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import binary, binary_problem, wait_until  # noqa: E402
+from harness import binary, binary_problem, stop_process, wait_until  # noqa: E402
 
 PHOTO = Path("/usr/share/backgrounds/mate/nature/LadyBird.jpg")  # 2560x1600
 BOX = (40, 12)  # cells given to --size
@@ -97,12 +97,7 @@ class Xvfb:
 
     def stop(self):
         if self.proc:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            stop_process(self.proc)
 
 
 def magick_rgb_import(display):
@@ -134,15 +129,7 @@ class RealPixelTests(unittest.TestCase):
         env.pop("TMUX", None)
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 stdin=subprocess.DEVNULL)
-
-        def stop():
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        self.addCleanup(stop)
+        self.addCleanup(stop_process, proc)
         return proc
 
     def script(self, pixels_args=()):
