@@ -45,7 +45,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "Tests" / "EndToEnd"))
-from bench_pipeline import Server, key_latencies, percentile, position, summary  # noqa: E402
+from bench_pipeline import Server, key_latencies, percentile, position, proc_status, summary  # noqa: E402
 from harness import DEMO, Terminal, wait_until  # noqa: E402
 
 
@@ -161,16 +161,6 @@ def bytes_(args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def status(pid):
-    fields = {}
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            k, _, v = line.partition(":")
-            if k in ("VmRSS", "VmHWM"):
-                fields[k] = int(v.split()[0]) / 1024
-    return fields
-
-
 def memory(args):
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-browse-"))
     try:
@@ -182,21 +172,21 @@ def memory(args):
             pid = int(term.display("#{pane_pid}"))
             wait_until(lambda: re.search(r"1/%d\b" % args.items, term.capture()[-1]), 30)
             time.sleep(1)
-            rows = [("first screen", status(pid))]
+            rows = [("first screen", proc_status(pid))]
             term.keys("&")
             term.literal("Item 1")
             term.keys("Enter")
             wait_until(lambda: "& Item 1:" in term.capture()[-1], 20)
             time.sleep(0.5)
-            rows.append(("filter &Item 1 (%s)" % re.search(r"& Item 1: [^ ]+ of \d+", term.capture()[-1]).group(0), status(pid)))
+            rows.append(("filter &Item 1 (%s)" % re.search(r"& Item 1: [^ ]+ of \d+", term.capture()[-1]).group(0), proc_status(pid)))
             term.keys(",")
             wait_until(lambda: "sort: title" in term.capture()[-1], 20)
             time.sleep(0.5)
-            rows.append(("and sort by title", status(pid)))
+            rows.append(("and sort by title", proc_status(pid)))
             term.keys("Escape")
             wait_until(lambda: "&" not in term.capture()[-1], 20)
             time.sleep(0.5)
-            rows.append(("filter cleared, sort kept (100,000 sorted)", status(pid)))
+            rows.append(("filter cleared, sort kept (100,000 sorted)", proc_status(pid)))
             print("| %d items | VmRSS MB | VmHWM MB |" % args.items)
             print("|---|---|---|")
             for name, st in rows:
