@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
@@ -19,7 +20,7 @@ struct DiskCacheHTTPTests {
         let root = try temporaryDirectory()
         let png = TestPNG.solid(width: 4, height: 4, [5, 150, 250, 255])
         try png.write(to: root.appendingPathComponent("a.png"))
-        let server = try GalleryServer(root: root, log: true)
+        let server = try LoopbackServer(root: root)
         defer { server.stop() }
         let url = URL(string: "http://127.0.0.1:\(server.port)/a.png")!
         let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)
@@ -66,7 +67,7 @@ struct DiskCacheHTTPTests {
         var garbage = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         garbage.append(Data(repeating: 0x41, count: 4096))
         try garbage.write(to: root.appendingPathComponent("garbage.png"))
-        let server = try GalleryServer(root: root, log: true)
+        let server = try LoopbackServer(root: root)
         defer { server.stop() }
         let dir = try temporaryDirectory()
         let pipeline = pipeline(dir)

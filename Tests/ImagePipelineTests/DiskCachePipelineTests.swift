@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
@@ -19,7 +20,7 @@ struct DiskCachePipelineTests {
         return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
     }
 
-    /// Starts `image(for:)` on a task and waits (up to 5 s) until the loader was asked `count` times.
+    /// Starts `image(for:)` on a task and waits (up to 10 s) until the loader was asked `count` times.
     func start(_ pipeline: ImagePipeline, _ loader: ManualLoader, reload: Bool = false, asks count: Int) async
         -> Task<Result<DecodedImage, ImagePipeline.Error>, Never>
     {
@@ -29,7 +30,7 @@ struct DiskCachePipelineTests {
                 return .success(try await pipeline.image(for: request))
             } catch { return .failure(error) }
         }
-        #expect(await eventually { loader.requests.count >= count })
+        #expect(await loader.waitForRequests(count))
         return task
     }
 
@@ -200,13 +201,16 @@ struct DiskCachePipelineTests {
             return
         }
         // When the stale image arrives at once, flagged as revalidating
-        #expect(await eventually { recorder.notes.count == 1 })
+        #expect(await recorder.waitForNotes(1))
+        #expect(recorder.notes.count == 1)
         #expect(recorder.notes.first?.revalidating == true)
-        #expect(await eventually { loader.requests.count == 1 })
+        #expect(await loader.waitForRequests(1))
+        #expect(loader.requests.count == 1)
         // And the server has a blue one
         loader.respond(at: 0, with: LoadedResponse(data: blue, headers: ["cache-control": "max-age=60", "etag": "\"v2\""]))
         // Then the same ticket is told again, with the blue image, as a replacement
-        #expect(await eventually { recorder.notes.count == 2 })
+        #expect(await recorder.waitForNotes(2))
+        #expect(recorder.notes.count == 2)
         let second = recorder.notes.last
         #expect(second?.ticket == ticket && second?.replacement == true)
         #expect(second.flatMap { firstPixel($0.result) } == [0, 0, 250, 255])
@@ -290,7 +294,7 @@ struct OfflineModeTests {
         #expect(DiskCache(directory: dir).store(DiskCacheEntry(metadata: metadata, data: png), for: url))
         let (pipeline, loader) = makePipeline(directory: dir, readsDiskCache: false)
         let task = Task { try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)) }
-        while loader.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(await loader.waitForRequests(1))
         #expect(loader.requests[0].validators == nil)
         loader.requests[0].completion(.success(png))
         #expect(try await task.value.bitmap.width == 4)
