@@ -22,6 +22,14 @@ func fileNames(in dir: URL) -> [String] {
         }.sorted()
 }
 
+/// Waits until every disk-cache read, write and removal `pipeline` has queued so far has ended
+/// (true), or `seconds` pass (false): a barrier on its disk queue.
+func diskWorkDone(_ pipeline: ImagePipeline, seconds: Double = 10) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    pipeline.diskQueue.async(flags: .barrier) { done.signal() }
+    return done.wait(timeout: .now() + seconds) == .success
+}
+
 /// Polls `condition` every 2 ms for up to `seconds`, sleeping the task (not blocking a thread of
 /// the shared pool, which the pipeline's own work may need).
 func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {

@@ -14,7 +14,7 @@ struct RetryTests {
         configuration.maxRetries = retries
         configuration.retryBaseDelay = 0.05
         configuration.notificationCenter = NotificationCenter()
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader)
     }
 
     func request(_ name: String) -> ImageRequest {

@@ -7,6 +7,10 @@ import Testing
 
 /// A data loader that answers only when the test says so, and records what was asked
 /// (with the validators of conditional requests, for the disk cache).
+///
+/// Give a pipeline `loader.weakly`, not the loader: the loader keeps every completion it was
+/// handed, and each holds its pipeline, so a pipeline holding its loader would never be freed
+/// (a leak LeakSanitizer reports at exit). The test holds the loader for as long as it loads.
 final class ManualLoader: DataLoading {
     struct Pending {
         let url: URL
@@ -47,6 +51,29 @@ final class ManualLoader: DataLoading {
         self.pending.withLock { $0.append(pending) }
         changes.notify()
         return handle
+    }
+
+    /// This loader for a pipeline, held weakly (see above); once the loader is gone, requests
+    /// are never answered.
+    var weakly: any DataLoading { Weak(self) }
+
+    private final class Weak: DataLoading, @unchecked Sendable {
+        // @unchecked: set once, in init (a weak reference is read and cleared atomically).
+        weak var loader: ManualLoader?
+        init(_ loader: ManualLoader) { self.loader = loader }
+
+        func loadData(
+            for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+        ) -> any Cancellable {
+            loader?.loadData(for: url, completion: completion) ?? Handle()
+        }
+
+        func loadResponse(
+            for url: URL, validators: CacheValidators?,
+            completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+        ) -> any Cancellable {
+            loader?.loadResponse(for: url, validators: validators, completion: completion) ?? Handle()
+        }
     }
 
     var requestedURLs: [String] { pending.withLock { $0.map(\.url.lastPathComponent) } }
@@ -147,7 +174,7 @@ struct SchedulingTests {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.maxConcurrentLoadsPerHost = perHost
         configuration.notificationCenter = recorder.center
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader, recorder)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader, recorder)
     }
 
     func request(_ name: String) -> ImageRequest {
@@ -269,7 +296,7 @@ struct SchedulingTests {
         configuration.notificationCenter = NotificationCenter()
         let trims = HeldTrims()
         let pipeline = ImagePipeline(
-            configuration: configuration, dataLoader: loader,
+            configuration: configuration, dataLoader: loader.weakly,
             heapTrimmer: HeapTrimmer(burstBytes: configuration.heapTrimBytes, scheduler: trims.schedule))
         for i in 0..<4 { _ = pipeline.load(request("\(i).png"), priority: i) }
         // When one body arrives and is decoded and delivered while loads remain: no trim asked
@@ -294,7 +321,7 @@ struct SchedulingTests {
         configuration.heapTrimBytes = 0
         let never = HeldTrims()
         let off = ImagePipeline(
-            configuration: configuration, dataLoader: loader,
+            configuration: configuration, dataLoader: loader.weakly,
             heapTrimmer: HeapTrimmer(burstBytes: 0, scheduler: never.schedule))
         _ = off.load(request("4.png"), priority: 0)
         loader.complete("4.png", with: .success(png))
@@ -339,7 +366,7 @@ struct SchedulingTests {
         configuration.decodeConcurrency = 1
         configuration.decodeBacklogBytes = 1
         configuration.notificationCenter = recorder.center
-        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader.weakly)
         let gate = DispatchSemaphore(value: 0)
         pipeline.decodeQueue.addOperation { gate.wait() }
         let names = (0..<20).map { "image\($0).png" }

@@ -8,9 +8,11 @@ import Locking
 /// The server binds loopback only, exits by itself after `maxSeconds`, and is ended by `stop()`
 /// (or deinit). It logs `METHOD PATH` per request (with `logHeaders`, one
 /// `HEADER METHOD PATH NAME: VALUE` line per request header; with `logTimes`, a monotonic time
-/// on each line and `END`/`CLOSED`/`SENT` lines; see the script) to its stdout, which a reader
-/// thread turns into `lines`, noting when each arrived and waking the tests that wait for one:
-/// waiting for a request is waiting for its line, not polling a file.
+/// on each line and `END`/`CLOSED`/`SENT` lines; see the script) to its stdout. A reader thread
+/// sleeps in poll(2) on that pipe and turns what comes into `lines`, noting when each arrived
+/// and waking the tests that wait for one: waiting for a request is waiting for its line, not
+/// polling a file. Reading `lines` first takes whatever the pipe holds, so a line the server
+/// wrote before it answered is there once the answer is.
 public final class LoopbackServer: @unchecked Sendable {
     // @unchecked: `process` is started in init and only killed in `stop`; the lines are behind
     // a Mutex.
@@ -21,9 +23,58 @@ public final class LoopbackServer: @unchecked Sendable {
     /// The folder served: the one given to `init`, or a temporary one (removed at deinit).
     public let root: URL
     private let ownsRoot: Bool
-    private let log = Mutex<[(line: String, at: ContinuousClock.Instant)]>([])
+    private let log: Log
     private let changes = Changes()
     private let reader: Thread
+
+    /// The server's log: the lines read so far, the piece of a line after them, and the read
+    /// end of its stdout (a non-blocking duplicate that the reader closes at end of file).
+    private final class Log: @unchecked Sendable {
+        // @unchecked: everything is behind `state`.
+        struct State {
+            var lines: [(line: String, at: ContinuousClock.Instant)] = []
+            var pending: [UInt8] = []
+            var fd: Int32
+        }
+        let state: Mutex<State>
+
+        init(fd: Int32, first: [UInt8]) {
+            state = Mutex(State(pending: first, fd: fd))
+            state.withLock { Self.split(&$0, at: .now) }
+        }
+
+        /// Reads what the pipe holds now; false once it is at end of file (and closed).
+        @discardableResult
+        func drain() -> Bool {
+            state.withLock { state in
+                guard state.fd >= 0 else { return false }
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(state.fd, $0.baseAddress, $0.count) }
+                    if n > 0 {
+                        state.pending += buffer[0..<n]
+                        continue
+                    }
+                    if n < 0 && errno == EINTR { continue }
+                    Self.split(&state, at: .now)
+                    if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return true }
+                    close(state.fd)
+                    state.fd = -1
+                    return false
+                }
+            }
+        }
+
+        private static func split(_ state: inout State, at now: ContinuousClock.Instant) {
+            while let newline = state.pending.firstIndex(of: UInt8(ascii: "\n")) {
+                state.lines.append((String(decoding: state.pending[..<newline], as: UTF8.self), now))
+                state.pending.removeSubrange(...newline)
+            }
+        }
+
+        /// The read end, for poll(2); -1 after end of file.
+        var fd: Int32 { state.withLock { $0.fd } }
+    }
 
     /// Starts the server.
     /// - Parameters:
@@ -73,28 +124,25 @@ public final class LoopbackServer: @unchecked Sendable {
         }
         self.port = port
         self.host = bind.contains(":") ? "[\(bind)]" : bind
-        // The log lines that came with the port line, then the reader, until EOF (the server
-        // exited or was killed).
-        let rest = String(text.drop { $0 != "\n" }.dropFirst())
-        let (log, changes) = (self.log, self.changes)
+        // The log lines that came with the port line, then the reader, until end of file (the
+        // server exited or was killed).
+        let fd = dup(handle.fileDescriptor)
+        guard fd >= 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            throw CocoaError(.fileReadUnknown)
+        }
+        let log = Log(fd: fd, first: Array(text.drop { $0 != "\n" }.dropFirst().utf8))
+        let changes = self.changes
+        self.log = log
         reader = Thread {
-            var pending = rest
             while true {
-                let now = ContinuousClock.now
-                var lines: [(String, ContinuousClock.Instant)] = []
-                while let newline = pending.firstIndex(of: "\n") {
-                    lines.append((String(pending[..<newline]), now))
-                    pending = String(pending[pending.index(after: newline)...])
-                }
-                if !lines.isEmpty {
-                    log.withLock { $0 += lines.map { (line: $0.0, at: $0.1) } }
-                    changes.notify()
-                }
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending += String(decoding: chunk, as: UTF8.self)
+                var waiting = pollfd(fd: log.fd, events: Int16(POLLIN), revents: 0)
+                guard waiting.fd >= 0 else { break }
+                if poll(&waiting, 1, -1) < 0 && errno != EINTR { break }
+                let open = log.drain()
+                changes.notify()
+                if !open { break }
             }
-            try? handle.close()
         }
         reader.start()
     }
@@ -122,8 +170,11 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    /// Every log line so far, in arrival order.
-    public var lines: [String] { log.withLock { $0.map(\.line) } }
+    /// Every log line so far, in arrival order (what the pipe holds now included).
+    public var lines: [String] {
+        log.drain()
+        return log.state.withLock { $0.lines.map(\.line) }
+    }
 
     /// Log lines containing `fragment`.
     public func lines(containing fragment: String) -> [String] { lines.filter { $0.contains(fragment) } }
@@ -136,8 +187,9 @@ public final class LoopbackServer: @unchecked Sendable {
     /// When each request line containing `fragment` was read from the server (this process's
     /// clock; the server flushes each line as it takes the request).
     public func arrivals(containing fragment: String) -> [ContinuousClock.Instant] {
-        log.withLock {
-            $0.filter { ($0.line.hasPrefix("GET ") || $0.line.hasPrefix("HEAD ")) && $0.line.contains(fragment) }
+        log.drain()
+        return log.state.withLock {
+            $0.lines.filter { ($0.line.hasPrefix("GET ") || $0.line.hasPrefix("HEAD ")) && $0.line.contains(fragment) }
                 .map(\.at)
         }
     }
