@@ -30,17 +30,6 @@ func diskWorkDone(_ pipeline: ImagePipeline, seconds: Double = 10) -> Bool {
     return done.wait(timeout: .now() + seconds) == .success
 }
 
-/// Polls `condition` every 2 ms for up to `seconds`, sleeping the task (not blocking a thread of
-/// the shared pool, which the pipeline's own work may need).
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return condition()
-}
-
 @Suite("DiskCache")
 struct DiskCacheTests {
     let png = TestPNG.solid(width: 4, height: 4, [10, 20, 30, 255])
