@@ -48,7 +48,7 @@ run: build
 FUZZ_SECONDS ?= 30
 
 # Unit tests run one at a time (--no-parallel: 30 s against 22 s here): run side by side on two
-# cores, tests that block a thread on a semaphore and tests that sleep in `eventually` starved
+# cores, tests that block a thread on a semaphore and tests that polled with sleeps (an `eventually` helper, since gone) starved
 # each other, and the suite timed out or stalled under load.
 test: test-deps build
 	$(SWIFT) test --no-parallel
