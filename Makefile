@@ -48,7 +48,7 @@ run: build
 FUZZ_SECONDS ?= 30
 
 # Unit tests run one at a time (--no-parallel: 30 s against 22 s here): run side by side on two
-# cores, tests that block a thread on a semaphore and tests that sleep in `eventually` starved
+# cores, tests that block a thread on a semaphore and tests that polled with sleeps (an `eventually` helper, since gone) starved
 # each other, and the suite timed out or stalled under load.
 test: test-deps build
 	$(SWIFT) test --no-parallel
@@ -64,14 +64,13 @@ fuzz:
 # test`), each in its own build folder: a full debug build each, measured in README.md. One test
 # at a time (--no-parallel), as in `make test`. A sanitizer report fails the run: ASan stops at
 # the first error, TSan exits 66 after any warning. Nothing of Vitrine's is suppressed.
-# LeakSanitizer is off (detect_leaks=0): at exit it lists the pipelines of tests that end with
-# loads still in flight (a load in flight holds its pipeline) and Foundation's own leaks; run
-# `ASAN_OPTIONS=detect_leaks=1 make asan-test` to see them (Tests/Sanitizers/lsan.supp names
-# XCTest only).
+# LeakSanitizer runs at the end of the ASan run and fails it on any leak; Tests/Sanitizers/lsan.supp
+# lists frames of the toolchain's libraries only (XCTest, Foundation, the Swift runtime's weak
+# references), each with its reason.
 SANITIZER_ENV = SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp
 
 asan-test: deps
-	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=0} $(SANITIZER_ENV) \
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1} $(SANITIZER_ENV) \
 	  $(SWIFT) test --no-parallel --sanitize=address --scratch-path .build/asan
 
 tsan-test: deps

@@ -119,12 +119,16 @@ let package = Package(
         ),
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
         .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics", "Gallery", "TerminalUI", "Browse"], path: "Sources/vitrine-bench"),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "Locking"], swiftSettings: swiftSettings),
+        // The test doubles that more than one test target uses: the loopback server
+        // (Tests/Fixtures/galleryserver.py) and waiting for what other threads change.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "Locking", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["ImagePipeline", "HalfBlock", "Locking"],
+            dependencies: ["ImagePipeline", "HalfBlock", "Locking", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

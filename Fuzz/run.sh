@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (Fuzz/README.md) with -sanitize=fuzzer,address and runs each for
 # FUZZ_SECONDS seconds (default 30) from its seed corpus in Fuzz/corpus/<target>. Fails on any
-# crash, leak (LeakSanitizer; Fuzz/lsan.supp lists toolchain-library frames only), or input
+# crash, leak (LeakSanitizer, asked for with -detect_leaks=1 rather than left to libFuzzer's
+# default; Fuzz/lsan.supp lists toolchain-library frames only), or input
 # that takes over 5 s. New inputs go to .build/fuzz/corpus/<target>, never into the repo;
 # crashes to .build/fuzz/artifacts/ (add them to Fuzz/corpus/<target>/ with a test).
 #
@@ -43,7 +44,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$OUT/corpus/$t"
   start=$(date +%s)
   if VITRINE_FUZZ=$t LSAN_OPTIONS=suppressions=Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
-      "$bin" -seed="$SEED" -max_total_time="$SECONDS_EACH" -timeout=5 -rss_limit_mb=2048 -print_final_stats=0 \
+      "$bin" -seed="$SEED" -max_total_time="$SECONDS_EACH" -timeout=5 -detect_leaks=1 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$OUT/artifacts/$t-" "$OUT/corpus/$t" "Fuzz/corpus/$t" >"$OUT/$t.log" 2>&1; then
     echo "fuzz $t: ok, $(grep -o 'Done [0-9]* runs' "$OUT/$t.log" | tail -1) in $(( $(date +%s) - start )) s"
   else

@@ -190,7 +190,12 @@ public final class ImagePipeline: Sendable {
             dataLoader: DataLoader(http: http, maxResponseBytes: configuration.maxResponseBytes), http: http)
     }
 
-    init(configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil) {
+    /// - Parameter heapTrimmer: nil: one for `configuration.heapTrimBytes` (tests pass their own,
+    ///   with a scheduler they run by hand).
+    init(
+        configuration: Configuration, dataLoader: any DataLoading, http: HTTPDataLoader? = nil,
+        heapTrimmer: HeapTrimmer? = nil
+    ) {
         // libvips is not started here: the CVips shim opens it (dlopen) on the first image that
         // needs it, so JPEG and PNG galleries never load its libraries.
         self.configuration = configuration
@@ -200,7 +205,7 @@ public final class ImagePipeline: Sendable {
             State(
                 cache: MemoryCache(costLimit: configuration.memoryCacheBytes),
                 decodeBacklogLimit: max(0, configuration.decodeBacklogBytes ?? configuration.decodeConcurrency * (4 << 20))))
-        self.heapTrimmer = HeapTrimmer(burstBytes: configuration.heapTrimBytes)
+        self.heapTrimmer = heapTrimmer ?? HeapTrimmer(burstBytes: configuration.heapTrimBytes)
         let queue = OperationQueue()
         queue.name = "vitrine.decode"
         queue.maxConcurrentOperationCount = configuration.decodeConcurrency

@@ -366,9 +366,10 @@ struct SearchTests {
     func pagingUnderFilter() {
         var asked = 0
         let h = Harness(count: 6, paging: .ready(page: 2), titles: { "cat \(6 - $0)" })
-        h.model.loadMore = { [model = h.model] in
+        // (weak: the model keeps this closure)
+        h.model.loadMore = { [weak model = h.model] in
             asked += 1
-            model.paging = .loading(page: 2)
+            model?.paging = .loading(page: 2)
         }
         h.app.updateInterest()
         #expect(asked == 1)

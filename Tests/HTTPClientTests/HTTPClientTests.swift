@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import HTTPClient
@@ -25,28 +26,28 @@ struct HTTPClientTests {
 
     @Test("a file comes back with its status, lower-cased headers and body; User-Agent is sent")
     func plainGet() throws {
-        let server = try FaultServer(logHeaders: true)
+        let server = try LoopbackServer.serving(logHeaders: true)
         var configuration = HTTPClient.Configuration()
         configuration.userAgent = "vitrine/9.9"
         let client = HTTPClient(configuration: configuration)
 
-        let result = get(client, HTTPRequest(url: server.url("a.png")))
+        let result = get(client, HTTPRequest(url: server.address("a.png")))
 
         guard case .success(let response)? = result else {
             Issue.record("\(String(describing: result))")
             return
         }
         #expect(response.status == 200)
-        #expect(response.body == FaultServer.png)
+        #expect(response.body == LoopbackServer.onePixelPNG)
         #expect(response.headers["etag"] != nil && response.headers["cache-control"] == "max-age=3600")
         #expect(server.lines(containing: "HEADER GET /a.png User-Agent: vitrine/9.9").count == 1)
     }
 
     @Test("a 404 is an answer with its status and no body; the body is not read")
     func errorStatus() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
-        let result = get(client, HTTPRequest(url: server.url("status/404/x")))
+        let result = get(client, HTTPRequest(url: server.address("status/404/x")))
         guard case .success(let response)? = result else {
             Issue.record("\(String(describing: result))")
             return
@@ -58,22 +59,22 @@ struct HTTPClientTests {
     @Test("headers for one host stay there: a redirect to another host or port goes without them")
     func headersStayWithTheirHost() throws {
         // Given a server on 127.0.0.1 and another on 127.0.0.2 (and a second port on .1)
-        let first = try FaultServer(logHeaders: true)
-        let second = try FaultServer(bind: "127.0.0.2", logHeaders: true)
-        let otherPort = try FaultServer(logHeaders: true)
+        let first = try LoopbackServer.serving(logHeaders: true)
+        let second = try LoopbackServer.serving(bind: "127.0.0.2", logHeaders: true)
+        let otherPort = try LoopbackServer.serving(logHeaders: true)
         let client = HTTPClient()
         let token = [HTTPHeader("Authorization", "Bearer s3cret"), HTTPHeader("X-Api-Key", "k1")]
 
         // When a request with credentials for 127.0.0.1 is redirected to 127.0.0.2
-        let elsewhere = second.url("a.png")
+        let elsewhere = second.address("a.png")
         let crossHost = get(
             client,
-            HTTPRequest(url: first.url("redirect-to?url=\(elsewhere)"), originHeaders: token))
+            HTTPRequest(url: first.address("redirect-to?url=\(elsewhere)"), originHeaders: token))
         // and another to the same host on another port, and a third within the same origin
         let crossPort = get(
             client,
-            HTTPRequest(url: first.url("redirect-to?url=\(otherPort.url("a.png"))"), originHeaders: token))
-        let sameOrigin = get(client, HTTPRequest(url: first.url("redirect-same/a.png"), originHeaders: token))
+            HTTPRequest(url: first.address("redirect-to?url=\(otherPort.address("a.png"))"), originHeaders: token))
+        let sameOrigin = get(client, HTTPRequest(url: first.address("redirect-same/a.png"), originHeaders: token))
 
         // Then every image arrives; the first server saw the headers, the others never did
         for result in [crossHost, crossPort, sameOrigin] {
@@ -81,7 +82,7 @@ struct HTTPClientTests {
             Issue.record("\(String(describing: result))")
             return
         }
-            #expect(response.status == 200 && response.body == FaultServer.png)
+            #expect(response.status == 200 && response.body == LoopbackServer.onePixelPNG)
         }
         #expect(first.lines(containing: "Authorization: Bearer s3cret").count == 4)
         #expect(first.lines(containing: "HEADER GET /a.png Authorization").count == 1)
@@ -94,19 +95,19 @@ struct HTTPClientTests {
 
     @Test("redirects: at most 10 hops, http(s) only, each named")
     func redirects() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
-        #expect(failure(get(client, HTTPRequest(url: server.url("redirect-loop/0")))) == .tooManyRedirects)
+        #expect(failure(get(client, HTTPRequest(url: server.address("redirect-loop/0")))) == .tooManyRedirects)
         #expect(server.lines(containing: "GET /redirect-loop/").count == 11)
         #expect(
-            failure(get(client, HTTPRequest(url: server.url("redirect-file/etc/passwd"))))
+            failure(get(client, HTTPRequest(url: server.address("redirect-file/etc/passwd"))))
                 == .unsupportedRedirect("file:///etc/passwd"))
         #expect(server.lines(containing: "/etc/passwd").count == 1)
     }
 
     @Test("failures say what happened")
     func messages() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         // A port nobody listens on: bind one, then close it
         let closedPort = try Self.unusedPort()
@@ -114,33 +115,33 @@ struct HTTPClientTests {
         #expect(
             failure(get(client, HTTPRequest(url: "https://127.0.0.1:\(server.port)/a.png")))
                 == .network("the server did not answer TLS"))
-        #expect(failure(get(client, HTTPRequest(url: server.url("cut/a.png")))) == .network("connection cut mid-body"))
-        #expect(failure(get(client, HTTPRequest(url: server.url("many-headers/10000/a.png")))) == .network("too many headers"))
-        #expect(failure(get(client, HTTPRequest(url: server.url("long-header/20000/a.png")))) == .network("header too large"))
+        #expect(failure(get(client, HTTPRequest(url: server.address("cut/a.png")))) == .network("connection cut mid-body"))
+        #expect(failure(get(client, HTTPRequest(url: server.address("many-headers/10000/a.png")))) == .network("too many headers"))
+        #expect(failure(get(client, HTTPRequest(url: server.address("long-header/20000/a.png")))) == .network("header too large"))
         #expect(failure(get(client, HTTPRequest(url: "ftp://127.0.0.1/a.png"))) == .badURL("ftp://127.0.0.1/a.png"))
     }
 
     @Test("an IPv6 literal URL works")
     func ipv6Literal() throws {
-        guard let server = try? FaultServer(bind: "::1") else { return }  // no ::1 here
+        guard let server = try? LoopbackServer.serving(bind: "::1") else { return }  // no ::1 here
         let client = HTTPClient()
-        let result = get(client, HTTPRequest(url: server.url("a.png")))
+        let result = get(client, HTTPRequest(url: server.address("a.png")))
         guard case .success(let response)? = result else {
             Issue.record("\(String(describing: result))")
             return
         }
-        #expect(response.body == FaultServer.png)
+        #expect(response.body == LoopbackServer.onePixelPNG)
     }
 
     @Test("idle and total timeouts end a hang and a trickle on time, to the millisecond")
     func timeouts() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let done = Completions()
         let start = ContinuousClock.now
         // A body that stops after 8 bytes: idle 600 ms; one byte every 100 ms: total 1,500 ms
-        client.submit(HTTPRequest(url: server.url("hang/x"), idleTimeoutMs: 600)) { done.record(0, $0) }
-        client.submit(HTTPRequest(url: server.url("trickle/10"), idleTimeoutMs: 1_000, totalTimeoutMs: 1_500)) {
+        client.submit(HTTPRequest(url: server.address("hang/x"), idleTimeoutMs: 600)) { done.record(0, $0) }
+        client.submit(HTTPRequest(url: server.address("trickle/10"), idleTimeoutMs: 1_000, totalTimeoutMs: 1_500)) {
             done.record(1, $0)
         }
         let entries = done.wait(for: 2)
@@ -155,10 +156,10 @@ struct HTTPClientTests {
 
     @Test("a body refused at its headers or cancelled mid-way: the server sees the close within 100 ms")
     func refusedAndCancelledBodiesStop() throws {
-        let server = try FaultServer(logTimes: true)
+        let server = try LoopbackServer.serving(logTimes: true)
         let client = HTTPClient()
         // Given 200 MB announced against a 1 MiB cap: refused at the headers
-        let refused = get(client, HTTPRequest(url: server.url("big/209715200"), maxBodyBytes: 1 << 20))
+        let refused = get(client, HTTPRequest(url: server.address("big/209715200"), maxBodyBytes: 1 << 20))
         let refusedAt = monotonicNow()
         #expect(failure(refused) == .tooLarge(limit: 1 << 20))
         let closed = server.waitForLine(containing: "CLOSED /big/209715200")
@@ -167,8 +168,9 @@ struct HTTPClientTests {
 
         // Given an endless body being read, cancelled
         let done = Completions()
-        let id = client.submit(HTTPRequest(url: server.url("endless/x"), maxBodyBytes: 4 << 30)) { done.record(0, $0) }
-        usleep(200_000)
+        let id = client.submit(HTTPRequest(url: server.address("endless/x"), maxBodyBytes: 4 << 30)) { done.record(0, $0) }
+        // (the server has taken the request and is sending)
+        #expect(server.waitForLine(containing: "GET /endless/x") != nil)
         let cancelledAt = monotonicNow()
         client.cancel(id)
         let entries = done.wait(for: 1)
@@ -176,19 +178,21 @@ struct HTTPClientTests {
         let gone = server.waitForLine(containing: "CLOSED /endless/x")
         let goneAt = gone.flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
         #expect(goneAt - cancelledAt < 0.1, "server saw the close \(goneAt - cancelledAt) s after cancel")
-        usleep(100_000)
+        // And nothing more comes for it: a later request through the same network thread
+        // completes, and the cancelled one still has its one completion
+        #expect(get(client, HTTPRequest(url: server.address("a.png"))).flatMap { try? $0.get().status } == 200)
         #expect(done.snapshot[0]?.count == 1)
     }
 
     @Test("a gzip bomb stops at the cap of decoded bytes, and the server is not read to the end")
     func gzipBomb() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let start = ContinuousClock.now
         // 2 GiB inflated, 2 MB on the wire at 16 KB every 10 ms: 1.3 s to send it all, so "not
         // read to the end" holds however slowly the client runs (a sanitizer, a loaded machine;
         // 256 MiB, 170 ms of sending, was all sent before a slowed client hung up)
-        let result = get(client, HTTPRequest(url: server.url("gzip-bomb/2048"), maxBodyBytes: 16 << 20))
+        let result = get(client, HTTPRequest(url: server.address("gzip-bomb/2048"), maxBodyBytes: 16 << 20))
         #expect(failure(result) == .tooLarge(limit: 16 << 20))
         #expect(ContinuousClock.now - start < .seconds(5))
         let sent = server.waitForLine(containing: "SENT /gzip-bomb/2048")
@@ -198,13 +202,13 @@ struct HTTPClientTests {
 
     @Test("six endless bodies hold at most the body budget plus one cap, and each fails as too large")
     func bodyBudget() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         var configuration = HTTPClient.Configuration()
         configuration.bufferedBodyBytes = 16 << 20
         let client = HTTPClient(configuration: configuration)
         let done = Completions()
         for i in 0..<6 {
-            client.submit(HTTPRequest(url: server.url("endless/\(i)"), maxBodyBytes: 24 << 20)) { done.record(i, $0) }
+            client.submit(HTTPRequest(url: server.address("endless/\(i)"), maxBodyBytes: 24 << 20)) { done.record(i, $0) }
         }
         let entries = done.wait(for: 6, seconds: 30)
         #expect(entries.count == 6)
@@ -213,20 +217,25 @@ struct HTTPClientTests {
 
     @Test("no CPU while six requests wait on a slow server")
     func idleCPU() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
-        for i in 0..<6 { client.submit(HTTPRequest(url: server.url("slow/5/\(i).png"))) { _ in } }
-        usleep(300_000)
+        let done = Completions()
+        for i in 0..<6 { client.submit(HTTPRequest(url: server.address("slow/2/\(i).png"))) { done.record(i, $0) } }
+        // Given all six on the server, which holds each answer for 2 s
+        #expect(server.waitForRequests(containing: "/slow/2/", count: 6) == 6)
         // The network thread's own clock: other tests run in this process at the same time.
         let before = try #require(client.networkThreadCPUSeconds)
-        usleep(2_000_000)
+        // When the answers come (the wait is the server's, not a sleep of the test)
+        let entries = done.wait(for: 6)
         let used = try #require(client.networkThreadCPUSeconds) - before
-        #expect(used < 0.02, "the network thread used \(used) s of CPU in 2 s")
+        #expect(entries.count == 6)
+        // Then the network thread used next to no CPU while it waited (and took six small answers)
+        #expect(used < 0.02, "the network thread used \(used) s of CPU waiting on six requests")
     }
 
     @Test("a cancel storm: thousands of random submits and cancels from four threads, one completion each")
     func cancelStorm() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let done = Completions()
         let ids = Mutex<[Int: HTTPTransferID]>([:])
@@ -236,11 +245,12 @@ struct HTTPClientTests {
             for n in 0..<750 {
                 let key = worker * 1000 + n
                 let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
-                let id = client.submit(HTTPRequest(url: server.url(path), idleTimeoutMs: 3_000)) { done.record(key, $0) }
+                let id = client.submit(HTTPRequest(url: server.address(path), idleTimeoutMs: 3_000)) { done.record(key, $0) }
                 ids.withLock { $0[key] = id }
                 if Bool.random(using: &generator) {
                     let victim = ids.withLock { $0.randomElement()?.value }
                     if let victim { client.cancel(victim) }
+                    // Jitter (not a wait for anything): interleave the threads' submits and cancels differently
                     if Int.random(in: 0..<4, using: &generator) == 0 { usleep(UInt32.random(in: 0..<500, using: &generator)) }
                 }
             }
@@ -250,20 +260,23 @@ struct HTTPClientTests {
         let entries = done.wait(for: 3000, seconds: 30)
         #expect(entries.count == 3000)
         #expect(entries.values.allSatisfy { $0.count == 1 })
-        usleep(200_000)
+        // And nothing more comes: a later request through the same network thread completes,
+        // and every earlier one still has exactly one completion
+        #expect(get(client, HTTPRequest(url: server.address("a.png"))).flatMap { try? $0.get().status } == 200)
         #expect(done.snapshot.values.allSatisfy { $0.count == 1 })
-        #expect(client.statistics.completed == 3000)
+        #expect(client.statistics.completed == 3001)
     }
 
     @Test("shutdown completes every transfer in flight and every later submit with .shutDown")
     func shutdown() throws {
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let done = Completions()
-        client.submit(HTTPRequest(url: server.url("hang/x"))) { done.record(0, $0) }
-        usleep(100_000)
+        client.submit(HTTPRequest(url: server.address("hang/x"))) { done.record(0, $0) }
+        // (the transfer is on the server, in flight)
+        #expect(server.waitForLine(containing: "GET /hang/x") != nil)
         client.shutdown()
-        client.submit(HTTPRequest(url: server.url("a.png"))) { done.record(1, $0) }
+        client.submit(HTTPRequest(url: server.address("a.png"))) { done.record(1, $0) }
         let entries = done.wait(for: 2)
         #expect(failure(entries[0]?.first?.result) == .shutDown)
         #expect(failure(entries[1]?.first?.result) == .shutDown)
@@ -272,10 +285,10 @@ struct HTTPClientTests {
     @Test("shutdown(waitingAtMost:) returns once the network thread has left libcurl, with a transfer in flight")
     func shutdownWaits() throws {
         #expect(HTTPClient().shutdown(waitingAtMost: .zero), "a client that never started a thread has none to wait for")
-        let server = try FaultServer()
+        let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let done = Completions()
-        client.submit(HTTPRequest(url: server.url("hang/x"))) { done.record(0, $0) }
+        client.submit(HTTPRequest(url: server.address("hang/x"))) { done.record(0, $0) }
         // The thread is running (its clock is set when it starts) and the transfer connected.
         #expect(server.waitForLine(containing: "/hang/x") != nil)
         #expect(client.networkThreadCPUSeconds != nil)
@@ -302,11 +315,3 @@ struct HTTPClientTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
-
-/// CLOCK_MONOTONIC in seconds, the clock of the server's log (Python's time.monotonic()).
-func monotonicNow() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-

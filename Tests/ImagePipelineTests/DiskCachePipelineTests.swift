@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
@@ -16,10 +17,10 @@ struct DiskCachePipelineTests {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.diskCacheDirectory = dir
         configuration.notificationCenter = NotificationCenter()
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader)
     }
 
-    /// Starts `image(for:)` on a task and waits (up to 5 s) until the loader was asked `count` times.
+    /// Starts `image(for:)` on a task and waits (up to 10 s) until the loader was asked `count` times.
     func start(_ pipeline: ImagePipeline, _ loader: ManualLoader, reload: Bool = false, asks count: Int) async
         -> Task<Result<DecodedImage, ImagePipeline.Error>, Never>
     {
@@ -29,7 +30,7 @@ struct DiskCachePipelineTests {
                 return .success(try await pipeline.image(for: request))
             } catch { return .failure(error) }
         }
-        #expect(await eventually { loader.requests.count >= count })
+        #expect(await loader.waitForRequests(count))
         return task
     }
 
@@ -113,8 +114,10 @@ struct DiskCachePipelineTests {
         }
         #expect(second.requests.count == 1)
         #expect(again.statistics.diskCacheHeals == 1)
-        // and the broken body is not kept either
-        #expect(await eventually { DiskCache(directory: dir).entry(for: url) == nil })
+        // and the broken body is not kept either (its removal was queued before the failure
+        // was delivered)
+        #expect(diskWorkDone(again))
+        #expect(DiskCache(directory: dir).entry(for: url) == nil)
     }
 
     @Test("an HTML page served with 200 and max-age is never stored, nor is a failure")
@@ -176,7 +179,9 @@ struct DiskCachePipelineTests {
         // And a 304 restarts the stored entry's time
         let before = Date().timeIntervalSince1970
         loader.respond(at: 0, with: LoadedResponse(data: Data(), notModified: true, headers: [:]))
-        #expect(await eventually { pipeline.statistics.diskCacheRevalidations == 1 })
+        // (the answer is handled on the disk queue, where `respond` queued it)
+        #expect(diskWorkDone(pipeline))
+        #expect(pipeline.statistics.diskCacheRevalidations == 1)
         let stored = DiskCache(directory: dir).entry(for: url)
         #expect(stored?.data == orange)
         #expect((stored?.metadata.storedAt ?? 0) >= before)
@@ -193,20 +198,23 @@ struct DiskCachePipelineTests {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.diskCacheDirectory = dir
         configuration.notificationCenter = recorder.center
-        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader.weakly)
         let request = ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)
         guard case .started(let ticket) = pipeline.load(request, priority: 0) else {
             Issue.record("unexpected cache hit")
             return
         }
         // When the stale image arrives at once, flagged as revalidating
-        #expect(await eventually { recorder.notes.count == 1 })
+        #expect(await recorder.waitForNotes(1))
+        #expect(recorder.notes.count == 1)
         #expect(recorder.notes.first?.revalidating == true)
-        #expect(await eventually { loader.requests.count == 1 })
+        #expect(await loader.waitForRequests(1))
+        #expect(loader.requests.count == 1)
         // And the server has a blue one
         loader.respond(at: 0, with: LoadedResponse(data: blue, headers: ["cache-control": "max-age=60", "etag": "\"v2\""]))
         // Then the same ticket is told again, with the blue image, as a replacement
-        #expect(await eventually { recorder.notes.count == 2 })
+        #expect(await recorder.waitForNotes(2))
+        #expect(recorder.notes.count == 2)
         let second = recorder.notes.last
         #expect(second?.ticket == ticket && second?.replacement == true)
         #expect(second.flatMap { firstPixel($0.result) } == [0, 0, 250, 255])
@@ -230,7 +238,7 @@ struct DiskCachePipelineTests {
     @Test("without a disk cache folder nothing is read or written")
     func disabled() async throws {
         let loader = ManualLoader()
-        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(memoryCacheBytes: 1 << 20), dataLoader: loader)
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(memoryCacheBytes: 1 << 20), dataLoader: loader.weakly)
         #expect(pipeline.diskCache == nil)
         let load = await start(pipeline, loader, asks: 1)
         loader.complete("1.png", with: .success(orange))
@@ -250,7 +258,7 @@ struct OfflineModeTests {
         configuration.offline = offline
         configuration.readsDiskCache = readsDiskCache
         configuration.notificationCenter = NotificationCenter()
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader)
     }
 
     func temporaryDirectory() throws -> URL {
@@ -290,7 +298,7 @@ struct OfflineModeTests {
         #expect(DiskCache(directory: dir).store(DiskCacheEntry(metadata: metadata, data: png), for: url))
         let (pipeline, loader) = makePipeline(directory: dir, readsDiskCache: false)
         let task = Task { try await pipeline.image(for: ImageRequest(url: url, maxPixelWidth: 4, maxPixelHeight: 4)) }
-        while loader.requests.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(await loader.waitForRequests(1))
         #expect(loader.requests[0].validators == nil)
         loader.requests[0].completion(.success(png))
         #expect(try await task.value.bitmap.width == 4)

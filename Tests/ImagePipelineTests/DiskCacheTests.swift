@@ -22,15 +22,12 @@ func fileNames(in dir: URL) -> [String] {
         }.sorted()
 }
 
-/// Polls `condition` every 2 ms for up to `seconds`, sleeping the task (not blocking a thread of
-/// the shared pool, which the pipeline's own work may need).
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return condition()
+/// Waits until every disk-cache read, write and removal `pipeline` has queued so far has ended
+/// (true), or `seconds` pass (false): a barrier on its disk queue.
+func diskWorkDone(_ pipeline: ImagePipeline, seconds: Double = 10) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    pipeline.diskQueue.async(flags: .barrier) { done.signal() }
+    return done.wait(timeout: .now() + seconds) == .success
 }
 
 @Suite("DiskCache")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
@@ -13,7 +14,7 @@ struct RetryTests {
         configuration.maxRetries = retries
         configuration.retryBaseDelay = 0.05
         configuration.notificationCenter = NotificationCenter()
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader)
     }
 
     func request(_ name: String) -> ImageRequest {
@@ -22,13 +23,9 @@ struct RetryTests {
 
     /// Answers the `index`-th request once it has been made (retries come after a pause).
     func answer(_ loader: ManualLoader, at index: Int, with result: Result<Data, ImagePipeline.Error>) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while loader.requests.count <= index {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("request \(index) never came")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(2))
+        guard await loader.waitForRequests(index + 1) else {
+            Issue.record("request \(index) never came")
+            return
         }
         loader.requests[index].completion(result)
     }
@@ -64,9 +61,12 @@ struct RetryTests {
         let result = outcome(pipeline, "gone.png")
         try await answer(loader, at: 0, with: .failure(.httpStatus(404)))
         #expect(await result.value == .failure(.httpStatus(404)))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(loader.requests.count == 1)
+        // No retry is coming: the failure was delivered, so the pipeline decided against one (a
+        // retry is decided when the fetch fails, counted, and keeps the load queued, delivering
+        // nothing); the load is gone and no retry was counted
         #expect(pipeline.statistics.retries == 0)
+        #expect(pipeline.statistics.queued == 0 && pipeline.statistics.running == 0)
+        #expect(loader.requests.count == 1)
     }
 
     @Test("timeouts are retried a few times, then the row fails with the last reason")

@@ -1,11 +1,16 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
 
 /// A data loader that answers only when the test says so, and records what was asked
 /// (with the validators of conditional requests, for the disk cache).
+///
+/// Give a pipeline `loader.weakly`, not the loader: the loader keeps every completion it was
+/// handed, and each holds its pipeline, so a pipeline holding its loader would never be freed
+/// (a leak LeakSanitizer reports at exit). The test holds the loader for as long as it loads.
 final class ManualLoader: DataLoading {
     struct Pending {
         let url: URL
@@ -23,12 +28,15 @@ final class ManualLoader: DataLoading {
     }
 
     let pending = Mutex<[Pending]>([])
+    /// Notified after each request, for the waits below.
+    private let changes = Changes()
 
     func loadData(
         for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
     ) -> any Cancellable {
         let handle = Handle()
         pending.withLock { $0.append(Pending(url: url, completion: completion, handle: handle)) }
+        changes.notify()
         return handle
     }
 
@@ -41,16 +49,45 @@ final class ManualLoader: DataLoading {
             url: url, completion: { completion($0.map { LoadedResponse(data: $0) }) }, handle: handle,
             validators: validators, respond: completion)
         self.pending.withLock { $0.append(pending) }
+        changes.notify()
         return handle
+    }
+
+    /// This loader for a pipeline, held weakly (see above); once the loader is gone, requests
+    /// are never answered.
+    var weakly: any DataLoading { Weak(self) }
+
+    private final class Weak: DataLoading, @unchecked Sendable {
+        // @unchecked: set once, in init (a weak reference is read and cleared atomically).
+        weak var loader: ManualLoader?
+        init(_ loader: ManualLoader) { self.loader = loader }
+
+        func loadData(
+            for url: URL, completion: @escaping @Sendable (Result<Data, ImagePipeline.Error>) -> Void
+        ) -> any Cancellable {
+            loader?.loadData(for: url, completion: completion) ?? Handle()
+        }
+
+        func loadResponse(
+            for url: URL, validators: CacheValidators?,
+            completion: @escaping @Sendable (Result<LoadedResponse, ImagePipeline.Error>) -> Void
+        ) -> any Cancellable {
+            loader?.loadResponse(for: url, validators: validators, completion: completion) ?? Handle()
+        }
     }
 
     var requestedURLs: [String] { pending.withLock { $0.map(\.url.lastPathComponent) } }
 
     /// `requestedURLs` once it has `count` entries (fetches freed by a completion start on the
-    /// pipeline's own queue), or as it is after 5 s.
+    /// pipeline's own queue), or as it is after 10 s.
     func requested(_ count: Int) -> [String] {
-        for _ in 0..<2500 where requestedURLs.count < count { usleep(2000) }
+        changes.wait { requestedURLs.count >= count }
         return requestedURLs
+    }
+
+    /// Waits until `count` requests were made (true), or 10 s pass (false); for async tests.
+    func waitForRequests(_ count: Int) async -> Bool {
+        await changes.wait { [self] in pending.withLock { $0.count } >= count }
     }
 
     /// Everything asked so far, in order.
@@ -86,10 +123,11 @@ final class NotificationRecorder: Sendable {
         let notes = Mutex<[Note]>([])
     }
     let received = Received()
+    private let changes = Changes()
     nonisolated(unsafe) var token: (any NSObjectProtocol)?
 
     init() {
-        let received = self.received
+        let (received, changes) = (self.received, self.changes)
         token = center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { note in
             if let ticket = note.userInfo?[ImagePipeline.NotificationKey.ticket] as? ImagePipeline.Ticket {
                 received.list.withLock { $0.append(ticket) }
@@ -105,6 +143,7 @@ final class NotificationRecorder: Sendable {
                                 replacement: info?[ImagePipeline.NotificationKey.replacement] as? Bool ?? false))
                     }
                 }
+                changes.notify()
             }
         }
     }
@@ -112,14 +151,16 @@ final class NotificationRecorder: Sendable {
     /// Every notification so far, in arrival order.
     var notes: [Note] { received.notes.withLock { $0 } }
 
-    func wait(for count: Int, seconds: Double = 5) -> [ImagePipeline.Ticket] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let now = received.list.withLock { $0 }
-            if now.count >= count { return now }
-            usleep(2000)
-        }
+    /// The tickets notified, once there are `count` (or after `seconds`).
+    func wait(for count: Int, seconds: Double = 10) -> [ImagePipeline.Ticket] {
+        changes.wait(seconds: seconds) { received.list.withLock { $0.count } >= count }
         return received.list.withLock { $0 }
+    }
+
+    /// `wait(for:)` for async tests: true once `count` notes came.
+    func waitForNotes(_ count: Int) async -> Bool {
+        let received = self.received
+        return await changes.wait { received.notes.withLock { $0.count } >= count }
     }
 }
 
@@ -133,7 +174,7 @@ struct SchedulingTests {
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.maxConcurrentLoadsPerHost = perHost
         configuration.notificationCenter = recorder.center
-        return (ImagePipeline(configuration: configuration, dataLoader: loader), loader, recorder)
+        return (ImagePipeline(configuration: configuration, dataLoader: loader.weakly), loader, recorder)
     }
 
     func request(_ name: String) -> ImageRequest {
@@ -248,35 +289,45 @@ struct SchedulingTests {
 
     @Test("freed memory is handed back once the pipeline runs out of loads, and after each burst")
     func heapTrims() {
-        // Given a pipeline whose burst is two bodies' worth
+        // Given a pipeline whose burst is two bodies' worth, with trims held until the test runs them
         let loader = ManualLoader()
         var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
         configuration.heapTrimBytes = 2 * png.count
         configuration.notificationCenter = NotificationCenter()
-        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
-        func trims(atLeast count: Int) -> Int {
-            for _ in 0..<1000 where pipeline.statistics.heapTrims < count { usleep(2000) }
-            return pipeline.statistics.heapTrims
-        }
+        let trims = HeldTrims()
+        let pipeline = ImagePipeline(
+            configuration: configuration, dataLoader: loader.weakly,
+            heapTrimmer: HeapTrimmer(burstBytes: configuration.heapTrimBytes, scheduler: trims.schedule))
         for i in 0..<4 { _ = pipeline.load(request("\(i).png"), priority: i) }
-        // When one body arrives and loads remain: no trim
+        // When one body arrives and is decoded and delivered while loads remain: no trim asked
+        // (a load's end is reported to the trimmer from its decode operation)
         loader.complete("0.png", with: .success(png))
-        usleep(200_000)
-        #expect(pipeline.statistics.heapTrims == 0)
-        // When the second arrives (a burst's worth) while loads remain: one trim
+        #expect(decodesDrained(pipeline))
+        #expect(trims.held == 0)
+        // When the second arrives (a burst's worth) while loads remain: one trim, asked at once
         loader.complete("1.png", with: .success(png))
-        #expect(trims(atLeast: 1) == 1)
+        #expect(trims.held == 1)
+        #expect(trims.runAll() == 1)
+        #expect(pipeline.statistics.heapTrims == 1)
         // When the last loads end (the pipeline is idle): another
         loader.complete("2.png", with: .success(png))
         loader.complete("3.png", with: .success(png))
-        #expect(trims(atLeast: 2) == 2)
+        #expect(decodesDrained(pipeline))
+        #expect(trims.runAll() == 1)
+        #expect(pipeline.statistics.heapTrims == 2)
+        #expect(trims.held == 0)
 
-        // heapTrimBytes 0: never
+        // heapTrimBytes 0: never, not even once the pipeline is idle
         configuration.heapTrimBytes = 0
-        let off = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let never = HeldTrims()
+        let off = ImagePipeline(
+            configuration: configuration, dataLoader: loader.weakly,
+            heapTrimmer: HeapTrimmer(burstBytes: 0, scheduler: never.schedule))
         _ = off.load(request("4.png"), priority: 0)
         loader.complete("4.png", with: .success(png))
-        usleep(300_000)
+        #expect(decodesDrained(off))
+        #expect(off.statistics.running == 0 && off.statistics.queued == 0)
+        #expect(never.held == 0)
         #expect(off.statistics.heapTrims == 0)
     }
 
@@ -299,7 +350,7 @@ struct SchedulingTests {
                 return .success(try await pipeline.image(for: request("gone.png")))
             } catch { return .failure(error) }
         }()
-        while loader.requestedURLs.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(await loader.waitForRequests(1))
         loader.complete("gone.png", with: .failure(.httpStatus(404)))
         let outcome = await result
         #expect(outcome == .failure(.httpStatus(404)))
@@ -315,7 +366,7 @@ struct SchedulingTests {
         configuration.decodeConcurrency = 1
         configuration.decodeBacklogBytes = 1
         configuration.notificationCenter = recorder.center
-        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader)
+        let pipeline = ImagePipeline(configuration: configuration, dataLoader: loader.weakly)
         let gate = DispatchSemaphore(value: 0)
         pipeline.decodeQueue.addOperation { gate.wait() }
         let names = (0..<20).map { "image\($0).png" }
@@ -324,8 +375,11 @@ struct SchedulingTests {
 
         // When the six running fetches bring their bodies while the decoder is busy
         for name in names.prefix(6) { loader.complete(name, with: .success(png)) }
-        // Then no further fetch starts: a loader without the limit would start six more here
-        usleep(200_000)
+        // Then all six wait for the decoder, and no further fetch starts. (A completion decides
+        // what starts next on its own thread, here, before `complete` returns, so a loader
+        // without the limit would have asked for six more by now; and no decode can end and
+        // start one, since the gate holds the only decode slot.)
+        #expect(pipeline.decodeQueue.operationCount == 7)
         #expect(loader.requestedURLs.count == 6)
         #expect(pipeline.statistics.peakDecodeBacklogBytes == 6 * png.count)
 
@@ -343,4 +397,34 @@ struct SchedulingTests {
         #expect(pipeline.statistics.peakDecodeBacklogBytes <= 6 * png.count)
         #expect(pipeline.statistics.fetchesStarted == 20)
     }
+}
+
+/// A `HeapTrimmer.Scheduler` that holds each trim until the test runs it.
+final class HeldTrims: Sendable {
+    private let trims = Mutex<[@Sendable () -> Void]>([])
+
+    var schedule: HeapTrimmer.Scheduler { { [trims] _, trim in trims.withLock { $0.append(trim) } } }
+
+    /// Trims asked for and not run yet.
+    var held: Int { trims.withLock { $0.count } }
+
+    /// Runs the held trims (and any they ask for in turn); how many ran.
+    @discardableResult
+    func runAll() -> Int {
+        var ran = 0
+        while let trim = trims.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            trim()
+            ran += 1
+        }
+        return ran
+    }
+}
+
+/// Waits until every decode operation `pipeline` has queued so far has ended (true), or
+/// `seconds` pass (false). A load that decodes is delivered from its decode operation, so its
+/// notification or callback, and its report to the heap trimmer, have happened by then.
+func decodesDrained(_ pipeline: ImagePipeline, seconds: Double = 10) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    pipeline.decodeQueue.addBarrierBlock { done.signal() }
+    return done.wait(timeout: .now() + seconds) == .success
 }

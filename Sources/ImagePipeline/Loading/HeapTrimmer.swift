@@ -37,8 +37,12 @@ final class HeapTrimmer: Sendable {
         return unsafeBitCast(symbol, to: TrimFunction.self)
     }()
 
+    /// Runs a trim `delay` seconds from now: by default on a utility queue. Tests pass one that
+    /// holds the trims until they run them (no wall clock, no sleeps).
+    typealias Scheduler = @Sendable (_ delay: Double, _ trim: @escaping @Sendable () -> Void) -> Void
+
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "vitrine.heap-trim", qos: .utility)
+    private let scheduler: Scheduler
     /// Bytes of bodies after which a trim runs even while loads go on, in bytes (0: never trim).
     let burstBytes: Int
     /// Seconds between the trigger and the trim (lets the decode operation that held the body
@@ -49,9 +53,14 @@ final class HeapTrimmer: Sendable {
     ///   - burstBytes: bytes of downloaded bodies that trigger a trim while loads go on; 0 (or
     ///     less) turns trimming off.
     ///   - delay: seconds from the trigger to the trim.
-    init(burstBytes: Int, delay: Double = 0.05) {
+    ///   - scheduler: runs each trim after `delay` (nil: a utility queue's `asyncAfter`).
+    init(burstBytes: Int, delay: Double = 0.05, scheduler: Scheduler? = nil) {
         self.burstBytes = max(0, burstBytes)
         self.delay = delay
+        self.scheduler =
+            scheduler ?? { [queue = DispatchQueue(label: "vitrine.heap-trim", qos: .utility)] delay, trim in
+                queue.asyncAfter(deadline: .now() + delay, execute: trim)
+            }
     }
 
     /// Trims run so far (for `ImagePipeline.Statistics`).
@@ -85,7 +94,7 @@ final class HeapTrimmer: Sendable {
     }
 
     private func schedule() {
-        queue.asyncAfter(deadline: .now() + delay) { [self] in
+        scheduler(delay) { [self] in
             state.withLock { state in
                 state.bytesSinceTrim = 0
                 state.idleAgain = false
