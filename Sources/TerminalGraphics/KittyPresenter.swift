@@ -32,6 +32,18 @@ public struct KittyPresenter: ImagePresenter {
         remove(from: area) + transmit(encoded, in: area)
     }
 
+    /// As ``show(encoded:in:)``, but the new image is placed before the old one (and any kept
+    /// frames) is deleted, so the cells never show nothing between them: for a picture that
+    /// replaces another in the same cells (a pan step, the decode after the thumbnail).
+    public mutating func showReplacing(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        var old = storedFrames.values.sorted()
+        if let id = shownID, !old.contains(id) { old.append(id) }
+        storedFrames = [:]
+        var out = transmit(encoded, in: area)
+        for id in old { out += context.wrap(KittyGraphics.delete(id: id, freeData: true)) }
+        return out
+    }
+
     /// Frames of the animation on screen kept in the terminal: image id by frame number.
     public private(set) var storedFrames: [Int: UInt32] = [:]
     /// Most frames kept in the terminal for one animation (the ids of one presenter stay

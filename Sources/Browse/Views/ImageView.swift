@@ -427,7 +427,7 @@ public final class ImageView: BrowseView {
         let animationFrame = schedule != nil && !key.preview
         let overLast = shown.map { $0.area == area && $0.key.generation == key.generation && !$0.key.preview } ?? false
         // A frame kitty keeps is placed again without an encode.
-        if animationFrame, overLast, !key.preview, !fullRepaint,
+        if animationFrame, overLast, !fullRepaint,
             let bytes = presenter!.showStoredFrame(number: key.frame, in: area)
         {
             shown = (key, area, bytes)
@@ -444,6 +444,14 @@ public final class ImageView: BrowseView {
             // The next frame of the animation, over the last one in the same cells.
             let bytes = presenter!.showFrame(encoded: encoded, number: key.frame, in: area)
             self.shown = (key, area, bytes)
+            return bytes
+        }
+        if var kitty = presenter as? KittyPresenter, !animationFrame, !fullRepaint, shown?.area == area {
+            // The same cells (a pan, the decode after the thumbnail): kitty places the new image
+            // before it deletes the old one, so no blank frame shows between them.
+            let bytes = kitty.showReplacing(encoded: encoded, in: area)
+            presenter = kitty
+            shown = (key, area, bytes)
             return bytes
         }
         var out = removeOutput()
