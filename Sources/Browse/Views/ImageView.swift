@@ -376,8 +376,8 @@ public final class ImageView: BrowseView {
 
     /// The worker's answer, on the main thread: kept when it is for the state asked last and
     /// that state is still the one to show (the next turn's ``terminalOutput(fullRepaint:)``
-    /// writes it), else dropped. An animation's frame of the current decode is kept for the
-    /// next loops either way.
+    /// writes it), else dropped. An animation frame asked last is kept for the next loops even
+    /// when the animation has moved on to another frame meanwhile.
     private func received(_ result: PictureWorker.Result) {
         guard let asked, asked.token == result.token else {
             staleAnswers += 1
