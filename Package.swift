@@ -87,7 +87,7 @@ let package = Package(
         // The browse core: items, the list a view shows, thumbnail loading, views, bindings.
         .target(
             name: "Browse",
-            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "TerminalGraphics"],
+            dependencies: ["Gallery", "ImagePipeline", "HalfBlock", "TerminalUI", "TerminalGraphics", "Locking"],
             swiftSettings: swiftSettings
         ),
         // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BrowseTests",
-            dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock", "TerminalGraphics"],
+            dependencies: ["Browse", "TerminalUI", "Gallery", "ImagePipeline", "HalfBlock", "TerminalGraphics", "Locking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -109,10 +109,10 @@ class Pty:
 def measure(program, protocol, binary, gif, seconds):
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     env.pop("TMUX", None)
-    if program == "vitrine":
+    if program.startswith("vitrine"):
         args = [binary, str(gif), "--no-disk-cache", "--no-mouse", "--pixels", protocol]
         p = Pty(args, env)
-        p.wait_text(b"? help", 20)
+        p.wait_text(b"H help", 20)
         os.write(p.fd, b"\r")
         p.wait_text(b"frames", 20)
     else:
@@ -124,7 +124,7 @@ def measure(program, protocol, binary, gif, seconds):
     data = p.read_for(seconds)
     elapsed = time.monotonic() - t0
     ticks = p.cpu_ticks() - before
-    p.close(b"Q" if program == "vitrine" else None)
+    p.close(b"Q" if program.startswith("vitrine") else None)
     if protocol == "halfblock":
         frames = elapsed * 1000 / DELAY
     elif protocol == "kitty":
@@ -141,6 +141,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock")
+    ap.add_argument("--bin-b", help="a second build (\"vitrine-b\"), interleaved with --bin's runs")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-anim-"))
     gif = tmp / "moving-480x270-30x40ms.gif"
@@ -149,16 +150,19 @@ def main():
     results = {}
     for _ in range(args.runs):
         for protocol in protocols:
-            for program in ("vitrine", "timg"):
-                if program == "timg" and protocol == "sixel":
+            for program in ("vitrine", "vitrine-b", "timg"):
+                if (program == "timg" and protocol == "sixel") or (program == "vitrine-b" and not args.bin_b):
                     continue
-                cpu_ms, frames, nbytes, elapsed = measure(program, protocol, args.bin, gif, args.seconds)
+                binary = args.bin_b if program == "vitrine-b" else args.bin
+                cpu_ms, frames, nbytes, elapsed = measure(program, protocol, binary, gif, args.seconds)
                 results.setdefault((program, protocol), []).append((cpu_ms, frames, nbytes, elapsed))
                 print("  %-8s %-9s cpu %7.0f ms  frames %6.1f  %6.2f ms/frame  %8.0f bytes/frame" % (
                     program, protocol, cpu_ms, frames, cpu_ms / max(1, frames), nbytes / max(1, frames)),
                     file=sys.stderr, flush=True)
     print("CPU per frame while a 480x270 GIF plays (30 frames x 40 ms), %g s per run, %d runs, median:"
           % (args.seconds, args.runs))
+    if args.bin_b:
+        print("  vitrine = %s, vitrine-b = %s" % (args.bin, args.bin_b))
     for (program, protocol), xs in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         per_frame = statistics.median(c / max(1, f) for c, f, _, _ in xs)
         fps = statistics.median(f / e for _, f, _, e in xs)
@@ -166,6 +170,7 @@ def main():
         nbytes = statistics.median(b / max(1, f) for _, f, b, _ in xs)
         print("  %-9s %-8s %6.2f ms CPU/frame  %5.1f frames/s  %5.1f%% CPU  %8.0f bytes/frame" % (
             protocol, program, per_frame, fps, cpu, nbytes))
+    print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,15 @@ encode, write) up to the last byte of the picture read from the pty, not a termi
 it. Each protocol runs twice: with `--memory-cache 0` (every Enter decodes the file, as for an
 image in the disk cache) and with the memory cache (every Enter after the first is a hit). The
 zoom/pan step: at 1:1 (`=`, after the full-size decode arrived) `l` and `h` alternately, key to
-last byte. Protocols are interleaved run by run. Prints medians and p99 in ms."""
+last byte. Protocols are interleaved run by run. Prints medians and p99 in ms.
+
+    python3 scripts/bench_full_view.py --pans-only --bin A --bin-b B [--runs 10]
+
+times the pan steps of two builds, their browsers alive side by side and their steps
+interleaved one by one (A, B, A, B, ...), and adds "key to status line": keys sent back to back,
+each as soon as the status line for the one before has been drawn (curses moving to the last
+row, `CSI 40;`), not waiting for the picture; a main loop busy encoding the last picture reads
+the next key late."""
 
 import argparse
 import fcntl
@@ -74,7 +82,7 @@ class Browser:
             os.execvpe(args[0], args, env)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, COLS * CW, ROWS * CH))
         self.buf = bytearray()
-        self.wait_for(contains(b"? help"), 20)
+        self.wait_for(contains(b"H help"), 20)
         time.sleep(0.3)
         self.drain()
 
@@ -98,7 +106,8 @@ class Browser:
                 self.buf += chunk
                 # Look again only when an end could have arrived (the pty gives 4 KB reads).
                 check = b"\x1b8" in self.buf[-len(chunk) - 2:] or b"fit " in self.buf[-len(chunk) - 4:] \
-                    or b"? help" in self.buf[-len(chunk) - 6:]
+                    or b"\x1b[40;" in self.buf[-len(chunk) - 5:] \
+                    or b"H help" in self.buf[-len(chunk) - 6:]
 
     def timed(self, key, done, timeout=20):
         start = len(self.buf)
@@ -180,6 +189,7 @@ def main():
     ap.add_argument("--bin", default=str(REPO / ".build" / "release" / "vitrine"))
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--pans-only", action="store_true")
+    ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
     image = tmp / "photo-4000x3000.jpg"
@@ -194,7 +204,7 @@ def main():
                 hit = memory and len(results.get((p, memory), [])) > 0
                 results.setdefault((p, memory), []).append(b.timed(b"\r", picture_end(p, 1 if hit else 2)))
                 time.sleep(0.05)
-                b.timed(b"q", contains(b"? help"))
+                b.timed(b"q", contains(b"H help"))
                 time.sleep(0.05)
         for b in browsers.values():
             b.close()
@@ -203,28 +213,43 @@ def main():
         print("  %-9s %-14s p50 %7.1f  p99 %7.1f  (n=%d)" % (p, "memory hit" if memory else "decode (file)",
                                                           statistics.median(xs), p99(xs), len(xs)))
     # One zoom/pan step at 1:1, the full-size decode in memory.
-    print("One pan step at 1:1 (l / h alternately), key to the last byte (ms):")
-    steps = {}
-    # One browser at a time here.
+    bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
+    print("One pan step at 1:1 (l / h alternately), key to the last byte (ms); A = %s%s:" % (
+        args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
+    steps, status = {}, {}
     for p in protocols:
-        b = Browser(args.bin, image, p, True)
-        b.timed(b"\r", picture_end(p, 2))
-        b.drain()
-        os.write(b.fd, b"=")
-        # The full-size decode (4000x3000) arrives in the background: let it land.
-        b.wait_detail(p)
+        # Both builds alive, their steps interleaved.
+        browsers = {}
+        for name, binary in bins:
+            b = Browser(binary, image, p, True)
+            b.timed(b"\r", picture_end(p, 2))
+            b.drain()
+            os.write(b.fd, b"=")
+            # The full-size decode (4000x3000) arrives in the background: let it land.
+            b.wait_detail(p)
+            browsers[name] = b
         for i in range(args.runs * 4):
             key = b"l" if i % 2 == 0 else b"h"
-            if p == "halfblock":
-                steps.setdefault(p, []).append(b.timed_quiet(key))
-            else:
-                steps.setdefault(p, []).append(b.timed(key, picture_end(p), timeout=10))
-            if not b.alive():
-                raise RuntimeError("the %s browser exited during the pan steps" % p)
-        b.close()
-    for p, xs in steps.items():
-        print("  %-9s p50 %6.1f  p99 %6.1f  (n=%d)" % (p, statistics.median(xs), p99(xs), len(xs)))
-
+            for name, b in browsers.items():
+                if p == "halfblock":
+                    steps.setdefault((p, name), []).append(b.timed_quiet(key))
+                else:
+                    steps.setdefault((p, name), []).append(b.timed(key, picture_end(p), timeout=10))
+                if not b.alive():
+                    raise RuntimeError("the %s browser exited during the pan steps" % p)
+        # Keys back to back: each sent once the status line for the last one is drawn.
+        for i in range(args.runs * 4):
+            key = b"l" if i % 2 == 0 else b"h"
+            for name, b in browsers.items():
+                status.setdefault((p, name), []).append(b.timed(key, contains(b"\x1b[40;"), timeout=10))
+        for b in browsers.values():
+            b.drain()
+            b.close()
+    for (p, name), xs in steps.items():
+        ys = status[(p, name)]
+        print("  %-9s %s  step p50 %6.1f  p99 %6.1f   key to status line p50 %6.1f  p99 %6.1f  (n=%d)" % (
+            p, name, statistics.median(xs), p99(xs), statistics.median(ys), p99(ys), len(xs)))
+    print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
 
 if __name__ == "__main__":
     main()

@@ -21,12 +21,17 @@ static inline int cpng_encode_rgba(const unsigned char *pixels, int width, int h
     /* Speed over size: the PNG only crosses a pty once (a 1067x800 photo: see
        docs/PERFORMANCE.md, "Real pixels"). */
     image.flags = PNG_IMAGE_FLAG_FAST;
-    png_alloc_size_t size = 0;
+    /* One pass into a buffer of the largest size the PNG can have (libpng's bound: the rows
+       stored uncompressed plus the chunks), then shrunk: asking for the size first (a write
+       with no buffer) compressed the whole image twice. */
+    png_alloc_size_t size = PNG_IMAGE_PNG_SIZE_MAX(image);
     *out = NULL;
-    if (!png_image_write_to_memory(&image, NULL, &size, 0, pixels, 0, NULL)) goto fail;
+    if (size == 0) goto fail;
     *out = (unsigned char *)malloc(size);
     if (*out == NULL) { png_image_free(&image); return -1; }
     if (!png_image_write_to_memory(&image, *out, &size, 0, pixels, 0, NULL)) { free(*out); *out = NULL; goto fail; }
+    unsigned char *shrunk = (unsigned char *)realloc(*out, size ? size : 1);
+    if (shrunk) *out = shrunk;
     *out_len = size;
     return 0;
 fail:

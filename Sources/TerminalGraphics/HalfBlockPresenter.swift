@@ -50,6 +50,12 @@ public struct HalfBlockPresenter: ImagePresenter {
         return out + Cursor.restore
     }
 
+    /// Half blocks are rendered for the area: an encoded picture carries its pixels.
+    public mutating func show(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        guard case .pixels(let image) = encoded.payload else { return [] }
+        return show(image, in: area)
+    }
+
     public mutating func remove(from area: CellArea) -> [UInt8] {
         guard shown else { return [] }
         shown = false

@@ -21,24 +21,33 @@ public struct ITermPresenter: ImagePresenter {
         context.fittedPixels(for: area, imageSize: imageSize)
     }
 
-    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] { draw(image, in: area, blankFirst: true) }
+    public mutating func show(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        draw(encoded, in: area, blankFirst: true)
+    }
 
     /// An opaque frame covers the last one: drawn over it, no blanking first; a frame with
     /// transparency blanks the cells first (the old frame would show through).
-    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
-        draw(image, in: area, blankFirst: !KittyPresenter.isOpaque(image))
+    public mutating func showFrame(encoded: EncodedPicture, number: Int, in area: CellArea) -> [UInt8] {
+        draw(encoded, in: area, blankFirst: !encoded.opaque)
     }
 
-    private mutating func draw(_ image: RGBAImage, in area: CellArea, blankFirst: Bool) -> [UInt8] {
-        guard let png = PNG.encode(image) else { return [] }
+    /// The inline-image sequence for `image` (`OSC 1337 ; File=… : base64 BEL`), not wrapped;
+    /// nil when libpng fails.
+    static func sequence(_ image: RGBAImage) -> [UInt8]? {
+        guard let png = PNG.encode(image) else { return nil }
         var sequence = Array(
             "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(image.width)px;height=\(image.height)px;preserveAspectRatio=0:"
                 .utf8)
         sequence += [UInt8](Data(png).base64EncodedData())
         sequence.append(0x07)
+        return sequence
+    }
+
+    private mutating func draw(_ picture: EncodedPicture, in area: CellArea, blankFirst: Bool) -> [UInt8] {
+        guard case .sequence(let sequence) = picture.payload, !sequence.isEmpty else { return [] }
         var out = blankFirst && shown && area.origin != nil ? Cursor.blank(area) : []
         shown = true
-        out += Cursor.place(context.wrap(sequence), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
+        out += Cursor.place(sequence, in: area, rows: context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows)
         return out
     }
 

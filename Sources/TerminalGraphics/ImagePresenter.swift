@@ -49,12 +49,16 @@ public protocol ImagePresenter {
     /// The protocol this presenter speaks.
     var pixelProtocol: PixelProtocol { get }
 
+    /// The terminal it draws in.
+    var context: PresenterContext { get }
+
     /// The pixel size to decode an image of `imageSize` pixels for `area`: the image's aspect
     /// fitted in the area's pixels (cells times the cell's pixel size), never larger than the
     /// image (no enlarging).
     func pixelBox(for area: CellArea, imageSize: PixelSize) -> PixelSize
 
     /// The bytes that draw `image` (already decoded at ``pixelBox(for:imageSize:)``) in `area`.
+    /// The default encodes with ``encoder`` and places with ``show(encoded:in:)``.
     mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8]
 
     /// The bytes that take the last shown image off `area`'s cells (and free it where the
@@ -68,12 +72,42 @@ public protocol ImagePresenter {
     /// shown again is only placed), iTerm2 draws over an opaque frame. The default is
     /// ``show(_:in:)``. ``remove(from:)`` takes every kept frame away.
     mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8]
+
+    /// The encoder for this presenter's protocol and terminal: ``show(encoded:in:)`` of its
+    /// output gives the same bytes as ``show(_:in:)`` of the image. It is a value that can
+    /// run on another thread, so the full view encodes off the main thread and only places
+    /// the picture on it.
+    var encoder: PictureEncoder { get }
+
+    /// As ``show(_:in:)`` for a picture already encoded by ``encoder``: the cursor moves, the
+    /// blanking and the ids are added here; no pixel is touched.
+    mutating func show(encoded: EncodedPicture, in area: CellArea) -> [UInt8]
+
+    /// As ``showFrame(_:number:in:)`` for a picture already encoded by ``encoder``.
+    mutating func showFrame(encoded: EncodedPicture, number: Int, in area: CellArea) -> [UInt8]
+
+    /// The bytes that show frame `number` again from what the terminal kept of it (kitty
+    /// keeps each frame's image: a placement of a few dozen bytes), with no encode; nil when
+    /// the terminal keeps nothing of it (the default), and the frame is encoded and sent.
+    mutating func showStoredFrame(number: Int, in area: CellArea) -> [UInt8]?
 }
 
 extension ImagePresenter {
     public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
-        show(image, in: area)
+        showFrame(encoded: encoder.encode(image), number: number, in: area)
     }
+
+    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
+        show(encoded: encoder.encode(image), in: area)
+    }
+
+    public mutating func showFrame(encoded: EncodedPicture, number: Int, in area: CellArea) -> [UInt8] {
+        show(encoded: encoded, in: area)
+    }
+
+    public mutating func showStoredFrame(number: Int, in area: CellArea) -> [UInt8]? { nil }
+
+    public var encoder: PictureEncoder { PictureEncoder(pixelProtocol, context: context) }
 }
 
 /// What every presenter needs from the terminal: the cell size in pixels, the background for

@@ -28,8 +28,20 @@ public struct KittyPresenter: ImagePresenter {
         context.fittedPixels(for: area, imageSize: imageSize)
     }
 
-    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
-        remove(from: area) + transmit(image, in: area)
+    public mutating func show(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        remove(from: area) + transmit(encoded, in: area)
+    }
+
+    /// As ``show(encoded:in:)``, but the new image is placed before the old one (and any kept
+    /// frames) is deleted, so the cells never show nothing between them: for a picture that
+    /// replaces another in the same cells (a pan step, the decode after the thumbnail).
+    public mutating func showReplacing(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        var old = storedFrames.values.sorted()
+        if let id = shownID, !old.contains(id) { old.append(id) }
+        storedFrames = [:]
+        var out = transmit(encoded, in: area)
+        for id in old { out += context.wrap(KittyGraphics.delete(id: id, freeData: true)) }
+        return out
     }
 
     /// Frames of the animation on screen kept in the terminal: image id by frame number.
@@ -43,16 +55,11 @@ public struct KittyPresenter: ImagePresenter {
     /// kept by the terminal under their own id; from then on it is only placed again (`a=p`,
     /// a few dozen bytes), and the frame it replaces loses its placement but keeps its data
     /// (`d=i`). ``remove(from:)`` deletes every kept frame with its data.
-    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
+    public mutating func showFrame(encoded: EncodedPicture, number: Int, in area: CellArea) -> [UInt8] {
+        if let bytes = showStoredFrame(number: number, in: area) { return bytes }
         let old = shownID
-        var out: [UInt8]
-        if let id = storedFrames[number] {
-            shownID = id
-            out = Cursor.place(context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2")), in: area, rows: 1)
-        } else {
-            out = transmit(image, in: area)
-            if storedFrames.count < Self.maxStoredFrames, let id = shownID { storedFrames[number] = id }
-        }
+        var out = transmit(encoded, in: area)
+        if storedFrames.count < Self.maxStoredFrames, let id = shownID { storedFrames[number] = id }
         if let old, old != shownID {
             let kept = storedFrames.values.contains(old)
             out += context.wrap(KittyGraphics.delete(id: old, freeData: !kept))
@@ -60,20 +67,35 @@ public struct KittyPresenter: ImagePresenter {
         return out
     }
 
-    /// Transmits and places `image` with a new id (the one shown is left as it is).
-    private mutating func transmit(_ image: RGBAImage, in area: CellArea) -> [UInt8] {
-        var out: [UInt8] = []
+    /// A kept frame placed again (`a=p`), the frame it replaces hidden but kept; nil when the
+    /// terminal does not keep frame `number`.
+    public mutating func showStoredFrame(number: Int, in area: CellArea) -> [UInt8]? {
+        guard let id = storedFrames[number] else { return nil }
+        let old = shownID
+        shownID = id
+        var out = Cursor.place(context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2")), in: area, rows: 1)
+        if let old, old != id {
+            let kept = storedFrames.values.contains(old)
+            out += context.wrap(KittyGraphics.delete(id: old, freeData: !kept))
+        }
+        return out
+    }
+
+    /// Transmits and places `picture` with a new id (the one shown is left as it is): the
+    /// keys (format, size, id, placement) go in front of the first command's header.
+    private mutating func transmit(_ picture: EncodedPicture, in area: CellArea) -> [UInt8] {
+        guard case .kitty(let head, let rest) = picture.payload else { return [] }
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         shownID = id
-        let opaque = Self.isOpaque(image)
-        let keys = "a=T,f=\(opaque ? 24 : 32),s=\(image.width),v=\(image.height),i=\(id),p=1,C=1"
-        let commands = Self.transmission(image, opaque: opaque, keys: keys)
-        var drawn: [UInt8] = []
-        drawn.reserveCapacity(commands.reduce(0) { $0 + $1.count } * (context.tmuxPassthrough ? 2 : 1))
-        for command in commands { drawn += context.tmuxPassthrough ? context.wrap(command) : command }
-        out += Cursor.place(drawn, in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
-        return out
+        let keys = "a=T,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id),p=1,C=1"
+        // head is ESC _ G then ",q=2…": the keys go between them.
+        var first = Array(head.prefix(3))
+        first += Array(keys.utf8)
+        first += head.dropFirst(3)
+        var drawn = context.tmuxPassthrough ? context.wrap(first) : first
+        drawn += rest
+        return Cursor.place(drawn, in: area, rows: context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows)
     }
 
     /// Places the image on screen again (`a=p`) at `area` without sending its pixels: for a

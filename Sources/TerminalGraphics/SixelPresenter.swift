@@ -24,19 +24,21 @@ public struct SixelPresenter: ImagePresenter {
         context.fittedPixels(for: area, imageSize: imageSize)
     }
 
-    public mutating func show(_ image: RGBAImage, in area: CellArea) -> [UInt8] { draw(image, in: area, blankFirst: true) }
+    public mutating func show(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+        draw(encoded, in: area, blankFirst: true)
+    }
 
     /// Sixel frames are opaque (alpha is composited over the background), so the next frame
     /// of an animation covers the last one: no blanking first.
-    public mutating func showFrame(_ image: RGBAImage, number: Int, in area: CellArea) -> [UInt8] {
-        draw(image, in: area, blankFirst: false)
+    public mutating func showFrame(encoded: EncodedPicture, number: Int, in area: CellArea) -> [UInt8] {
+        draw(encoded, in: area, blankFirst: false)
     }
 
-    private mutating func draw(_ image: RGBAImage, in area: CellArea, blankFirst: Bool) -> [UInt8] {
-        let sixel = Self.encode(image, background: context.background)
+    private mutating func draw(_ picture: EncodedPicture, in area: CellArea, blankFirst: Bool) -> [UInt8] {
+        guard case .sequence(let sixel) = picture.payload, !sixel.isEmpty else { return [] }
         var out = blankFirst && shown && area.origin != nil ? Cursor.blank(area) : []
         shown = true
-        out += Cursor.place(context.wrap(sixel), in: area, rows: context.cells(for: PixelSize(width: image.width, height: image.height)).rows)
+        out += Cursor.place(sixel, in: area, rows: context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows)
         return out
     }
 

@@ -51,6 +51,9 @@ final class Browser {
             app: app, pipeline: pipeline, inbox: inbox, screen: screen, environment: environment, saveDir: options.saveDir,
             mouse: options.mouse)
         app.itemAction = { [unowned self] in self.actions.perform($0, $1) }
+        // Pixel pictures are cut and encoded off the main thread; the answer comes back
+        // through the inbox like a load's.
+        app.pictureWorker = PictureWorker { [inbox] work in inbox.send(.main(MainWork(run: work))) }
         if let capabilities {
             model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
             if capabilities.pixels != .halfblock {

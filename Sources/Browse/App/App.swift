@@ -58,6 +58,9 @@ public final class App {
     /// The full view's pixel protocol and its context (cell pixels, background, tmux), from
     /// `TerminalCapabilities`; nil or `.halfblock`: half blocks on the canvas.
     public var pixels: (PixelProtocol, PresenterContext)?
+    /// Cuts and encodes the full views' pixel pictures off the main thread (the wiring sets it;
+    /// nil: on the main thread, at once).
+    public var pictureWorker: PictureWorker?
     /// Removal bytes of views that closed, for ``pixelOutputBeforeRefresh()``.
     private var pendingPixelOutput: [UInt8] = []
     /// The last frame repainted the terminal from scratch (^L): a kitty placement is put back
@@ -324,6 +327,7 @@ public final class App {
         case .push(let view):
             if let image = view as? ImageView, let (p, context) = pixels, p != .halfblock {
                 image.usePixels(Presenters.make(p, context: context, firstKittyID: nextKittyID), context: context)
+                image.worker = pictureWorker
                 nextKittyID = nextKittyID >= 1_000_000_000 ? 1000 : nextKittyID + 1000
             }
             view.layout(lines: lines, columns: columns)

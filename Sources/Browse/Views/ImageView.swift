@@ -53,8 +53,29 @@ public final class ImageView: BrowseView {
     /// What the presenter has on screen: the generation, the area, and the bytes that drew it
     /// (re-sent after a full repaint by protocols whose pictures live in the cells).
     private var shown: (key: PictureKey, area: CellArea, bytes: [UInt8])?
-    /// The picture for the current generation, cut and fitted for the presenter.
-    private var picture: (key: PictureKey, pixels: RGBAImage, area: CellArea)?
+    /// The picture for the current state, cut and encoded for the presenter (by the worker or,
+    /// without one, here), until it is put on the screen and after (for a picture taken off and
+    /// put back: the help closed).
+    private var ready: (key: PictureKey, encoded: EncodedPicture)?
+    /// Cuts and encodes pictures off the main thread (set by the app; nil: here, at once, as
+    /// the unit tests' harness runs).
+    public var worker: PictureWorker?
+    /// The last picture asked of the worker: its token and the state it is for.
+    private var asked: (token: Int, key: PictureKey)?
+    private var nextToken = 0
+    /// Answers of the worker dropped because the state had changed before they came (tests).
+    public private(set) var staleAnswers = 0
+    /// Encoded frames of the animation shown (sixel and iTerm2: kitty keeps its frames in the
+    /// terminal), by frame, for `encodedFramesGeneration`: the second and later loops only
+    /// write them. At most ``maxEncodedFrameBytes`` bytes; frames past the cap are encoded on
+    /// every loop.
+    private var encodedFrames: [Int: EncodedPicture] = [:]
+    private var encodedFramesGeneration = -1
+    private var encodedFrameBytes = 0
+    /// The cap on ``encodedFrames``, in bytes: 64 MiB, as much again as the decoded frames'
+    /// cap (`ImagePipeline.Configuration.maxAnimationBytes`). Sixel frames are about a third of
+    /// their RGBA size, iTerm2's PNG in base64 about as large as it.
+    public static let maxEncodedFrameBytes = 64 << 20
 
     /// What a picture on screen shows: the generation, the thumbnail preview or the decode,
     /// and the animation's frame.
@@ -99,7 +120,7 @@ public final class ImageView: BrowseView {
             self.viewport = Viewport(image: viewport.image, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
         }
         shown = nil
-        picture = nil
+        ready = nil
         generation += 1
     }
 
@@ -299,28 +320,95 @@ public final class ImageView: BrowseView {
         return preview.map { ($0, true) }
     }
 
-    /// The picture for the presenter: the decode cut by the viewport, and the cells it covers
-    /// (centred in the area above the status line at fit); the thumbnail fitted while loading.
-    private func currentPicture() -> (pixels: RGBAImage, area: CellArea)? {
+    /// The picture for the presenter: its key, the cells it covers (centred in the area above
+    /// the status line at fit), and what it is cut from: the decode (or the animation's frame)
+    /// by the viewport, the thumbnail fitted while the decode loads.
+    private func wantedPicture() -> (key: PictureKey, area: CellArea, source: RGBAImage, cut: PictureWorker.Cut)? {
         guard let context, let (image, isPreview) = shownImage else { return nil }
-        let key = pictureKey
-        if let picture, picture.key == key { return (picture.pixels, picture.area) }
         let height = max(1, lines - 1)
-        let fitted: (pixels: RGBAImage, offset: (columns: Int, rows: Int))?
+        let size = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
+        let frame: Viewport.Frame
+        let source: RGBAImage
         if isPreview {
-            let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
-            let frame = Viewport(image: source, columns: columns, rows: height, cell: cellPixels).frame
-            fitted = (frame.pixels(from: image.bitmap, imageSize: source), frame.offset)
+            frame = Viewport(image: size, columns: columns, rows: height, cell: cellPixels).frame
+            source = image.bitmap
         } else {
-            fitted = zoomedPixels(image)
+            guard let viewport else { return nil }
+            frame = viewport.frame
+            source = frameBitmap(image)
         }
-        guard let (pixels, offset) = fitted else { return nil }
         let used = (
-            columns: min(columns, (pixels.width + context.cellWidth - 1) / context.cellWidth),
-            rows: min(height, (pixels.height + context.cellHeight - 1) / context.cellHeight))
-        let area = CellArea(origin: (offset.columns, offset.rows), columns: used.columns, rows: used.rows)
-        picture = (key, pixels, area)
-        return (pixels, area)
+            columns: min(columns, (frame.display.width + context.cellWidth - 1) / context.cellWidth),
+            rows: min(height, (frame.display.height + context.cellHeight - 1) / context.cellHeight))
+        let area = CellArea(origin: (frame.offset.columns, frame.offset.rows), columns: used.columns, rows: used.rows)
+        return (pictureKey, area, source, PictureWorker.Cut(frame: frame, imageSize: isPreview ? size : viewport!.image))
+    }
+
+    /// The encoded picture for `wanted`: the one ready, a frame of the animation encoded on an
+    /// earlier loop, or, without a worker, made here at once. With a worker, nil until its
+    /// answer comes (asked once per state; the picture on screen stays meanwhile).
+    private func encodedPicture(
+        for wanted: (key: PictureKey, area: CellArea, source: RGBAImage, cut: PictureWorker.Cut)
+    ) -> EncodedPicture? {
+        if let ready, ready.key == wanted.key { return ready.encoded }
+        if !wanted.key.preview, schedule != nil, encodedFramesGeneration == generation,
+            let frame = encodedFrames[wanted.key.frame]
+        {
+            ready = (wanted.key, frame)
+            return frame
+        }
+        guard let presenter else { return nil }
+        let request = PictureWorker.Request(
+            token: nextToken, source: wanted.source, cut: wanted.cut, encoder: presenter.encoder)
+        guard let worker else {
+            let encoded = request.make().encoded
+            keepFrame(encoded, for: wanted.key)
+            ready = (wanted.key, encoded)
+            return encoded
+        }
+        if asked?.key != wanted.key {
+            asked = (nextToken, wanted.key)
+            nextToken += 1
+            worker.submit(request) { [weak self] result in self?.received(result) }
+        }
+        return nil
+    }
+
+    /// The worker's answer, on the main thread: kept when it is for the state asked last and
+    /// that state is still the one to show (the next turn's ``terminalOutput(fullRepaint:)``
+    /// writes it), else dropped. An animation frame asked last is kept for the next loops even
+    /// when the animation has moved on to another frame meanwhile.
+    private func received(_ result: PictureWorker.Result) {
+        guard let asked, asked.token == result.token else {
+            staleAnswers += 1
+            return
+        }
+        keepFrame(result.encoded, for: asked.key)
+        self.asked = nil
+        guard asked.key == pictureKey else {
+            staleAnswers += 1
+            return
+        }
+        ready = (asked.key, result.encoded)
+    }
+
+    /// Keeps an animation frame's encoding for the next loops (sixel and iTerm2), within
+    /// ``maxEncodedFrameBytes``.
+    private func keepFrame(_ encoded: EncodedPicture, for key: PictureKey) {
+        guard schedule != nil, !key.preview, key.generation == generation, !(presenter is KittyPresenter) else { return }
+        if encodedFramesGeneration != generation {
+            encodedFrames = [:]
+            encodedFrameBytes = 0
+            encodedFramesGeneration = generation
+        }
+        guard encodedFrames[key.frame] == nil, encodedFrameBytes + encoded.byteCount <= Self.maxEncodedFrameBytes else { return }
+        encodedFrames[key.frame] = encoded
+        encodedFrameBytes += encoded.byteCount
+    }
+
+    /// Encoded animation frames kept for the next loops, and their bytes (tests).
+    public var encodedFrameCache: (frames: Int, bytes: Int) {
+        encodedFramesGeneration == generation ? (encodedFrames.count, encodedFrameBytes) : (0, 0)
     }
 
     /// The bytes to write to the terminal after curses's refresh: the presenter's picture when
@@ -329,25 +417,48 @@ public final class ImageView: BrowseView {
     /// cleared the terminal), nothing otherwise. Empty with half blocks.
     public func terminalOutput(fullRepaint: Bool) -> [UInt8] {
         guard presenter != nil else { return [] }
-        guard let (pixels, area) = currentPicture() else { return removeOutput() }
-        if let shown, shown.key == pictureKey, shown.area == area {
+        guard let wanted = wantedPicture() else { return removeOutput() }
+        let (key, area) = (wanted.key, wanted.area)
+        if let shown, shown.key == key, shown.area == area {
             guard fullRepaint else { return [] }
             if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
             return shown.bytes
         }
-        if let shown, shown.area == area, shown.key.generation == pictureKey.generation, !shown.key.preview,
-            !pictureKey.preview, !fullRepaint
+        let animationFrame = schedule != nil && !key.preview
+        let overLast = shown.map { $0.area == area && $0.key.generation == key.generation && !$0.key.preview } ?? false
+        // A frame kitty keeps is placed again without an encode.
+        if animationFrame, overLast, !fullRepaint,
+            let bytes = presenter!.showStoredFrame(number: key.frame, in: area)
         {
+            shown = (key, area, bytes)
+            return bytes
+        }
+        guard let encoded = encodedPicture(for: wanted) else {
+            // The worker is making it: the picture on screen stays until it comes (put back
+            // after a full repaint, which may have cleared it).
+            guard fullRepaint, let shown else { return [] }
+            if let kitty = presenter as? KittyPresenter { return kitty.replace(in: shown.area) }
+            return shown.bytes
+        }
+        if overLast, !fullRepaint, animationFrame {
             // The next frame of the animation, over the last one in the same cells.
-            let bytes = presenter!.showFrame(pixels, number: pictureKey.frame, in: area)
-            self.shown = (pictureKey, area, bytes)
+            let bytes = presenter!.showFrame(encoded: encoded, number: key.frame, in: area)
+            self.shown = (key, area, bytes)
+            return bytes
+        }
+        if var kitty = presenter as? KittyPresenter, !animationFrame, !fullRepaint, shown?.area == area {
+            // The same cells (a pan, the decode after the thumbnail): kitty places the new image
+            // before it deletes the old one, so no blank frame shows between them.
+            let bytes = kitty.showReplacing(encoded: encoded, in: area)
+            presenter = kitty
+            shown = (key, area, bytes)
             return bytes
         }
         var out = removeOutput()
         // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
-        let bytes = schedule != nil && !pictureKey.preview
-            ? presenter!.showFrame(pixels, number: pictureKey.frame, in: area) : presenter!.show(pixels, in: area)
-        shown = (pictureKey, area, bytes)
+        let bytes = animationFrame
+            ? presenter!.showFrame(encoded: encoded, number: key.frame, in: area) : presenter!.show(encoded: encoded, in: area)
+        shown = (key, area, bytes)
         out += bytes
         return out
     }
@@ -359,7 +470,7 @@ public final class ImageView: BrowseView {
         guard shown != nil, presenter != nil else { return [] }
         // A new picture over exactly the same cells (the decode replacing the thumbnail, a pan)
         // replaces the old one in the same write after the refresh: no blank frame between.
-        if let current = currentPicture(), current.area == shown?.area { return [] }
+        if let current = wantedPicture(), current.area == shown?.area { return [] }
         return removeOutput()
     }
 

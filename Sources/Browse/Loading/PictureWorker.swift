@@ -1,0 +1,134 @@
+import Dispatch
+import HalfBlock
+import Locking
+import TerminalGraphics
+
+/// Cuts and encodes the full view's pictures off the main thread: the resample of a zoom or
+/// pan step (``Viewport/Frame/pixels(from:imageSize:)``) and the protocol's encode (libsixel's
+/// palette and diffusion, libpng and base64 for iTerm2, kitty's base64), which took 10-300 ms a
+/// step on the main loop and held every key typed meanwhile.
+///
+/// The main thread asks for one picture (``submit(_:completion:)``) and goes on with its keys;
+/// one serial queue does the work; the answer comes back through `post`, the same path the
+/// image loads take to the main loop (the wiring's inbox: it wakes the loop's `poll`), and
+/// `completion` runs there on the main thread. The terminal is written only there, by the
+/// caller, after it has checked that the answer is still for the state on screen (`token`):
+/// an answer for a state left meanwhile is dropped by the caller.
+///
+/// At most one picture is in work and one waits: a request made while one is in work replaces
+/// the one waiting (which is dropped without an answer: ``Counts/superseded``), so a burst of
+/// pan keys costs one encode for the first and one for the last, not one for each.
+public final class PictureWorker: Sendable {
+    /// Hands `work` to the main thread (the wiring: the inbox's `.main`, which wakes the loop).
+    public typealias Post = @Sendable (_ work: @escaping @MainActor @Sendable () -> Void) -> Void
+
+    /// How the picture's pixels come from the source: the viewport's frame cut from a decode of
+    /// the whole image of `imageSize` source pixels (``Viewport/Frame/pixels(from:imageSize:)``).
+    public struct Cut: Sendable, Equatable {
+        public var frame: Viewport.Frame
+        public var imageSize: PixelSize
+        public init(frame: Viewport.Frame, imageSize: PixelSize) {
+            self.frame = frame
+            self.imageSize = imageSize
+        }
+    }
+
+    /// One picture asked for.
+    public struct Request: Sendable {
+        /// The asker's name for the state the picture is for; the answer carries it back.
+        public var token: Int
+        /// The decode (or animation frame) the picture is cut from.
+        public var source: RGBAImage
+        /// How it is cut; nil: `source` as it is.
+        public var cut: Cut?
+        public var encoder: PictureEncoder
+
+        public init(token: Int, source: RGBAImage, cut: Cut?, encoder: PictureEncoder) {
+            self.token = token
+            self.source = source
+            self.cut = cut
+            self.encoder = encoder
+        }
+
+        /// The pixels and their encoding, made on the calling thread (the worker's queue, or the
+        /// main thread when there is no worker).
+        public func make() -> Result {
+            let pixels = cut.map { $0.frame.pixels(from: source, imageSize: $0.imageSize) } ?? source
+            return Result(token: token, encoded: encoder.encode(pixels))
+        }
+    }
+
+    /// One picture made.
+    public struct Result: Sendable {
+        public var token: Int
+        public var encoded: EncodedPicture
+    }
+
+    /// What the worker has done, for tests and benchmarks.
+    public struct Counts: Sendable, Equatable {
+        /// Pictures made and posted.
+        public var made = 0
+        /// Requests replaced by a newer one before their turn came (never made).
+        public var superseded = 0
+    }
+
+    private struct Job: Sendable {
+        var request: Request
+        var completion: @MainActor @Sendable (Result) -> Void
+    }
+
+    private struct State {
+        var busy = false
+        var waiting: Job?
+        var counts = Counts()
+    }
+
+    private let post: Post
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "vitrine.picture-worker", qos: .userInitiated)
+
+    /// - Parameter post: hands a completion to the main thread; called on the worker's queue.
+    public init(post: @escaping Post) {
+        self.post = post
+    }
+
+    /// Asks for `request`'s picture; `completion` runs on the main thread through `post` when
+    /// it is made, or never when a newer request replaces this one before its turn.
+    public func submit(_ request: Request, completion: @escaping @MainActor @Sendable (Result) -> Void) {
+        let job = Job(request: request, completion: completion)
+        let start = state.withLock { s -> Bool in
+            guard s.busy else {
+                s.busy = true
+                return true
+            }
+            if s.waiting != nil { s.counts.superseded += 1 }
+            s.waiting = job
+            return false
+        }
+        if start { queue.async { self.run(job) } }
+    }
+
+    /// What the worker has done so far.
+    public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Makes `first`, then whatever waits, until nothing does.
+    private func run(_ first: Job) {
+        var job = first
+        while true {
+            let result = job.request.make()
+            let completion = job.completion
+            post { completion(result) }
+            let next = state.withLock { s -> Job? in
+                s.counts.made += 1
+                guard let waiting = s.waiting else {
+                    s.busy = false
+                    return nil
+                }
+                s.waiting = nil
+                return waiting
+            }
+            guard let next else { return }
+            job = next
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import HalfBlock
+import TerminalUI
+
+/// A picture's payload encoded for one protocol: the expensive part of showing an image
+/// (sixel's palette and error diffusion by libsixel, iTerm2's PNG by libpng and its base64,
+/// kitty's base64 of the pixels), made by ``PictureEncoder`` on any thread and placed on the
+/// screen by a presenter's ``ImagePresenter/show(encoded:in:)`` on the thread that owns the
+/// terminal. Placing adds only what depends on the screen: the cursor moves, blanking, and
+/// kitty's image id.
+public struct EncodedPicture: Sendable {
+    /// The protocol the payload is for.
+    public let pixelProtocol: PixelProtocol
+    /// The picture's size in pixels.
+    public let width: Int
+    public let height: Int
+    /// True when every pixel's alpha is 255.
+    public let opaque: Bool
+    let payload: Payload
+
+    enum Payload: Sendable {
+        /// Sixel or iTerm2: the whole sequence, wrapped for tmux when needed.
+        case sequence([UInt8])
+        /// kitty: the first command of the chunked transmission without its keys (they carry
+        /// the image id, given when it is placed), not wrapped; then the other commands, each
+        /// wrapped for tmux when needed, one after another.
+        case kitty(head: [UInt8], rest: [UInt8])
+        /// Half blocks: the pixels themselves (their cells depend on the area).
+        case pixels(RGBAImage)
+    }
+
+    /// Bytes held (the payload's size), for the caches that keep pictures.
+    public var byteCount: Int {
+        switch payload {
+        case .sequence(let bytes): return bytes.count
+        case .kitty(let head, let rest): return head.count + rest.count
+        case .pixels(let image): return image.byteCount
+        }
+    }
+}
+
+/// Encodes pictures for one protocol and terminal; a value, safe to use from any thread (the
+/// full view's encodes run on `Browse.PictureWorker`'s queue).
+public struct PictureEncoder: Sendable {
+    public let pixelProtocol: PixelProtocol
+    public let context: PresenterContext
+
+    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext) {
+        self.pixelProtocol = pixelProtocol
+        self.context = context
+    }
+
+    /// `image` encoded for the protocol (an empty sequence when libsixel or libpng fails: the
+    /// picture is then left out, as before).
+    public func encode(_ image: RGBAImage) -> EncodedPicture {
+        let opaque = KittyPresenter.isOpaque(image)
+        let payload: EncodedPicture.Payload
+        switch pixelProtocol {
+        case .sixel:
+            let sixel = SixelPresenter.encode(image, background: context.background)
+            payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
+        case .iterm:
+            payload = .sequence(ITermPresenter.sequence(image).map { context.wrap($0) } ?? [])
+        case .kitty:
+            // Keys left empty: the first command's header starts ",q=2"; the keys go in front
+            // of it when the picture is placed (KittyPresenter.transmit).
+            let commands = KittyPresenter.transmission(image, opaque: opaque, keys: "")
+            var rest: [UInt8] = []
+            rest.reserveCapacity(commands.dropFirst().reduce(0) { $0 + $1.count } * (context.tmuxPassthrough ? 2 : 1))
+            for command in commands.dropFirst() { rest += context.tmuxPassthrough ? context.wrap(command) : command }
+            payload = .kitty(head: commands[0], rest: rest)
+        case .halfblock:
+            payload = .pixels(image)
+        }
+        return EncodedPicture(pixelProtocol: pixelProtocol, width: image.width, height: image.height, opaque: opaque, payload: payload)
+    }
+}
