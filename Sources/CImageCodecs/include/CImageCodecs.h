@@ -47,10 +47,17 @@ int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char 
 
 /* Decodes a whole PNG with libspng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
    applied), RGB, RGBA, Adam7 interlaced; an embedded RGB ICC profile (iCCP) is converted to
-   sRGB. CRC and zlib checksum errors and truncation are errors. Refused before decoding when
+   sRGB. CRC errors and truncation are errors (the zlib stream's Adler-32 is not checked: each IDAT
+   chunk's CRC-32 already covers the compressed bytes). Refused before decoding when
    the header says more than max_pixels pixels (0: no cap). */
 int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_image *out,
                       char *err, size_t errlen);
+
+/* As ccodec_png_decode, into the caller's `dst` of exactly width * height * 4 bytes (from
+   ccodec_png_probe): no second buffer and no copy. out->pixels is dst on success; never
+   pass it to ccodec_free. A dstlen that does not match the header is CCODEC_CORRUPT. */
+int ccodec_png_decode_into(const void *buf, size_t len, int64_t max_pixels, unsigned char *dst,
+                           size_t dstlen, ccodec_image *out, char *err, size_t errlen);
 
 /* Frees ccodec_image.pixels. */
 void ccodec_free(void *pixels);
