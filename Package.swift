@@ -66,7 +66,10 @@ let package = Package(
         // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
         .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
-        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // LittleCMS: headers only; CImageCodecs's colour.c opens liblcms2.so.2 with dlopen when
+        // the first embedded ICC profile arrives, so a start-up (most images have none) does not
+        // load and relocate it.
+        .systemLibrary(name: "CLcms2", providers: [.apt(["liblcms2-dev"])]),
         // zlib (libspng's inflater, installed with libspng-dev): crc32 for png.c's IDAT check.
         .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"], linkerSettings: [.linkedLibrary("z")]),
         // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
