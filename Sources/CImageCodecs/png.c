@@ -153,3 +153,76 @@ int ccodec_png_decode_into(const void *buf, size_t len, int64_t max_pixels, unsi
     }
     return decode_png(buf, len, max_pixels, dst, dstlen, out, err, errlen);
 }
+
+struct ccodec_png_rows {
+    spng_ctx *ctx;
+    size_t row_bytes;
+    int done;
+};
+
+ccodec_png_rows *ccodec_png_rows_open(const void *buf, size_t len, int64_t max_pixels, int *width,
+                                      int *height, int *status, char *err, size_t errlen) {
+    *status = CCODEC_CORRUPT;
+    struct spng_ihdr ihdr;
+    spng_ctx *ctx = open_png(buf, len, &ihdr, err, errlen);
+    if (ctx == NULL) return NULL;
+    *width = (int)ihdr.width;
+    *height = (int)ihdr.height;
+    if (ihdr.width > 0x7fffffff / 4 || ihdr.height > 0x7fffffff ||
+        (max_pixels > 0 && (int64_t)ihdr.width * (int64_t)ihdr.height > max_pixels)) {
+        snprintf(err, errlen, "%u x %u pixels is over the limit of %lld", ihdr.width, ihdr.height,
+                 (long long)max_pixels);
+        spng_ctx_free(ctx);
+        *status = CCODEC_TOO_MANY_PIXELS;
+        return NULL;
+    }
+    /* Adam7 comes in passes, and an ICC profile converts the whole image: both whole. */
+    struct spng_iccp iccp;
+    if (ihdr.interlace_method != 0 || spng_get_iccp(ctx, &iccp) == 0) {
+        spng_ctx_free(ctx);
+        *status = CCODEC_OK;
+        return NULL;
+    }
+    /* Every IDAT chunk whole and CRC-checked before the first row is handed out. */
+    if (!idat_intact((const unsigned char *)buf, len)) {
+        ccodec_set_error(err, errlen, "truncated or damaged image data (IDAT)");
+        spng_ctx_free(ctx);
+        return NULL;
+    }
+    int rc = spng_decode_image(ctx, NULL, 0, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS | SPNG_DECODE_PROGRESSIVE);
+    ccodec_png_rows *r = rc == 0 ? malloc(sizeof *r) : NULL;
+    if (r == NULL) {
+        ccodec_set_error(err, errlen, rc ? spng_strerror(rc) : "out of memory");
+        spng_ctx_free(ctx);
+        return NULL;
+    }
+    r->ctx = ctx;
+    r->row_bytes = (size_t)ihdr.width * 4;
+    r->done = 0;
+    *status = CCODEC_OK;
+    return r;
+}
+
+int ccodec_png_rows_next(ccodec_png_rows *r, unsigned char *row, size_t rowlen, char *err, size_t errlen) {
+    if (r->done || rowlen != r->row_bytes) {
+        ccodec_set_error(err, errlen, r->done ? "no more rows" : "the row buffer does not match the width");
+        return CCODEC_CORRUPT;
+    }
+    int rc = spng_decode_row(r->ctx, row, rowlen);
+    if (rc == SPNG_EOI) {
+        r->done = 1;
+        return CCODEC_OK;
+    }
+    if (rc != 0) {
+        ccodec_set_error(err, errlen, spng_strerror(rc));
+        r->done = 1;
+        return CCODEC_CORRUPT;
+    }
+    return CCODEC_OK;
+}
+
+void ccodec_png_rows_close(ccodec_png_rows *r) {
+    if (r == NULL) return;
+    spng_ctx_free(r->ctx);
+    free(r);
+}

@@ -68,22 +68,50 @@ struct BoxWeights {
 package enum BoxFilter {
     /// `image` resized to `width` x `height` pixels (both at least 1).
     static func resize(_ image: RGBAImage, width: Int, height: Int) -> LinearImage {
+        image.pixels.withUnsafeBufferPointer { src in
+            let base = src.baseAddress!
+            let stride = image.width * 4
+            precondition(src.count == image.width * image.height * 4, "input must hold width * height * 4 bytes")
+            return resize(inputWidth: image.width, inputHeight: image.height, width: width, height: height) { y in
+                UnsafePointer(base + y * stride)
+            }!
+        }
+    }
+
+    /// `source` resized to `width` x `height` pixels (both at least 1), its rows read top to
+    /// bottom, each once, as the filter reaches them: the whole image is never held. Nil when
+    /// the source fails (`next` returns false).
+    static func resize(_ source: RGBARowSource, width: Int, height: Int) -> LinearImage? {
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: source.width * 4)
+        defer { row.deallocate() }
+        var expected = 0
+        return resize(inputWidth: source.width, inputHeight: source.height, width: width, height: height) { y in
+            // The filter asks for rows in order, each once (see `average`).
+            precondition(y == expected, "rows are read in order")
+            expected += 1
+            return source.next(row) ? UnsafePointer(row) : nil
+        }
+    }
+
+    private static func resize(
+        inputWidth: Int, inputHeight: Int, width: Int, height: Int, rowAt: (Int) -> UnsafePointer<UInt8>?
+    ) -> LinearImage? {
+        var failed = false
         let out = [Float](unsafeUninitializedCapacity: width * height * 4) { out, count in
-            image.pixels.withUnsafeBufferPointer { src in
-                average(src, width: image.width, height: image.height, toWidth: width, toHeight: height) { o, sums in
-                    var i = o * width * 4
-                    for v in sums {
-                        out[i] = v.x
-                        out[i + 1] = v.y
-                        out[i + 2] = v.z
-                        out[i + 3] = v.w
-                        i += 4
-                    }
+            failed = !average(rowAt, width: inputWidth, height: inputHeight, toWidth: width, toHeight: height) { o, sums in
+                var i = o * width * 4
+                for v in sums {
+                    out[i] = v.x
+                    out[i + 1] = v.y
+                    out[i + 2] = v.z
+                    out[i + 3] = v.w
+                    i += 4
                 }
             }
+            if failed { out.initialize(repeating: 0) }
             count = width * height * 4
         }
-        return LinearImage(width: width, height: height, pixels: out)
+        return failed ? nil : LinearImage(width: width, height: height, pixels: out)
     }
 
     /// Area-averages an 8-bit sRGB RGBA bitmap to `toWidth` x `toHeight` pixels of the same
@@ -106,7 +134,9 @@ package enum BoxFilter {
             LinearLight.buckets.withUnsafeBufferPointer { buckets in
                 LinearLight.thresholds.withUnsafeBufferPointer { thresholds in
                     let base = out.baseAddress!
-                    average(pixels, width: width, height: height, toWidth: toWidth, toHeight: toHeight) { o, sums in
+                    precondition(pixels.count == width * height * 4, "input must hold width * height * 4 bytes")
+                    let src = pixels.baseAddress!
+                    _ = average({ y in src + y * width * 4 }, width: width, height: height, toWidth: toWidth, toHeight: toHeight) { o, sums in
                         var q = base + o * toWidth * 4
                         for v in sums {
                             let a = v.w
@@ -144,11 +174,11 @@ package enum BoxFilter {
     /// 512x512 image at 80 columns). The sums are the same, in the same order.
     @inline(__always)
     private static func average(
-        _ src: UnsafeBufferPointer<UInt8>, width inW: Int, height inH: Int, toWidth width: Int, toHeight height: Int,
+        _ rowAt: (Int) -> UnsafePointer<UInt8>?, width inW: Int, height inH: Int, toWidth width: Int, toHeight height: Int,
         row body: (Int, UnsafeBufferPointer<SIMD4<Float>>) -> Void
-    ) {
+    ) -> Bool {
         precondition(width > 0 && height > 0, "output size must be positive")
-        precondition(inW > 0 && inH > 0 && src.count == inW * inH * 4, "input must hold width * height * 4 bytes")
+        precondition(inW > 0 && inH > 0, "input must have at least one pixel")
         let xw = BoxWeights(inputLength: inW, outputLength: width)
         let yw = BoxWeights(inputLength: inH, outputLength: height)
         let alphaScale: [Float] = (0..<256).map { Float($0) / 255 }
@@ -163,7 +193,7 @@ package enum BoxFilter {
             sums.deallocate()
         }
 
-        LinearLight.table.withUnsafeBufferPointer { lin in
+        return LinearLight.table.withUnsafeBufferPointer { lin in
             alphaScale.withUnsafeBufferPointer { alpha in
                 xw.first.withUnsafeBufferPointer { xFirst in
                     xw.offsets.withUnsafeBufferPointer { xOffsets in
@@ -174,8 +204,8 @@ package enum BoxFilter {
                                         let lineFloats = line.bindMemory(to: Float.self, capacity: inW * 4)
                                         // Input row `y` converted into `line`, then to `width`
                                         // pixels of `filtered` (the horizontal pass).
-                                        func filterRow(_ y: Int) {
-                                            var p = src.baseAddress! + y * inW * 4
+                                        func filterRow(_ y: Int) -> Bool {
+                                            guard var p = rowAt(y) else { return false }
                                             var l = lineFloats
                                             for _ in 0..<inW {
                                                 let a = alpha[Int(p[3])]
@@ -198,6 +228,7 @@ package enum BoxFilter {
                                                 }
                                                 filtered[o] = sum
                                             }
+                                            return true
                                         }
                                         // The vertical pass, one output row at a time.
                                         var inBuffer = -1
@@ -206,7 +237,7 @@ package enum BoxFilter {
                                             var y = yFirst[o]
                                             for k in yOffsets[o]..<yOffsets[o + 1] {
                                                 if y != inBuffer {
-                                                    filterRow(y)
+                                                    if !filterRow(y) { return false }
                                                     inBuffer = y
                                                 }
                                                 let w = yWeights[k]
@@ -217,6 +248,7 @@ package enum BoxFilter {
                                             }
                                             body(o, UnsafeBufferPointer(sums))
                                         }
+                                        return true
                                     }
                                 }
                             }

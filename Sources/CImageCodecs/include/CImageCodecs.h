@@ -59,6 +59,21 @@ int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_im
 int ccodec_png_decode_into(const void *buf, size_t len, int64_t max_pixels, unsigned char *dst,
                            size_t dstlen, ccodec_image *out, char *err, size_t errlen);
 
+/* Row-by-row PNG decoding (libspng's progressive mode), for a caller that resizes as rows
+   arrive and never holds the whole image. ccodec_png_rows_open reads the header, applies the
+   pixel cap, and checks every IDAT chunk whole and CRC-32 intact before any row. It returns
+   NULL with *status CCODEC_OK when the image must be decoded whole instead (Adam7 interlaced,
+   or an iCCP profile to convert: use ccodec_png_decode), NULL with CCODEC_TOO_MANY_PIXELS or
+   CCODEC_CORRUPT (message in err) when it cannot be decoded. Rows are 8-bit RGBA (tRNS
+   applied), width * 4 bytes, top to bottom; ccodec_png_rows_next fails with CCODEC_CORRUPT
+   on damaged data and after the last row. */
+typedef struct ccodec_png_rows ccodec_png_rows;
+ccodec_png_rows *ccodec_png_rows_open(const void *buf, size_t len, int64_t max_pixels, int *width,
+                                      int *height, int *status, char *err, size_t errlen);
+int ccodec_png_rows_next(ccodec_png_rows *rows, unsigned char *row, size_t rowlen, char *err,
+                         size_t errlen);
+void ccodec_png_rows_close(ccodec_png_rows *rows);
+
 /* Frees ccodec_image.pixels. */
 void ccodec_free(void *pixels);
 

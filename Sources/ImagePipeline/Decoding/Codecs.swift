@@ -112,6 +112,42 @@ enum Codecs {
         return DecodedImage(bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
     }
 
+    /// A PNG read row by row (libspng's progressive mode) into `body`: nil when the image must
+    /// be decoded whole instead (Adam7 interlaced, or an ICC profile to convert).
+    /// - Throws: `.tooManyPixels` over `maxPixels` (nothing decoded), `.corrupt` for a damaged
+    ///   header or IDAT (checked before the first row), or when a row fails (`body` nil).
+    static func streamPNG<T>(
+        _ data: Data, maxPixels: Int, _ body: (RGBARowSource) -> T?
+    ) throws(ImagePipeline.Error) -> (result: T, width: Int, height: Int)? {
+        var message = [CChar](repeating: 0, count: 256)
+        var width: Int32 = 0, height: Int32 = 0, status: Int32 = 0
+        // nil: decode whole.
+        let outcome: Result<T, ImagePipeline.Error>? = data.withUnsafeBytes { raw in
+            guard let rows = ccodec_png_rows_open(
+                raw.baseAddress, raw.count, Int64(maxPixels), &width, &height, &status, &message, message.count)
+            else {
+                if status == 0 { return nil }
+                if status == -2 {
+                    return .failure(.tooManyPixels(width: Int(width), height: Int(height), limit: maxPixels))
+                }
+                return .failure(.corrupt(text(message)))
+            }
+            defer { ccodec_png_rows_close(rows) }
+            let rowBytes = Int(width) * 4
+            var rowMessage = [CChar](repeating: 0, count: 256)
+            let source = RGBARowSource(width: Int(width), height: Int(height)) { row in
+                ccodec_png_rows_next(rows, row, rowBytes, &rowMessage, rowMessage.count) == 0
+            }
+            guard let result = body(source) else { return .failure(.corrupt(text(rowMessage))) }
+            return .success(result)
+        }
+        switch outcome {
+        case nil: return nil
+        case .success(let result): return (result, Int(width), Int(height))
+        case .failure(let error): throw error
+        }
+    }
+
     private static func text(_ buffer: [CChar]) -> String {
         let s = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return s.isEmpty ? "unreadable image" : s
