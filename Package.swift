@@ -66,8 +66,12 @@ let package = Package(
         // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
         .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
-        .systemLibrary(name: "CLcms2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"]),
+        // LittleCMS: headers only; CImageCodecs's colour.c opens liblcms2.so.2 with dlopen when
+        // the first embedded ICC profile arrives, so a start-up (most images have none) does not
+        // load and relocate it.
+        .systemLibrary(name: "CLcms2", providers: [.apt(["liblcms2-dev"])]),
+        // zlib (libspng's inflater, installed with libspng-dev): crc32 for png.c's IDAT check.
+        .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"], linkerSettings: [.linkedLibrary("z")]),
         // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
         // images), for the pixel presenters in TerminalGraphics.
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
@@ -109,11 +113,16 @@ let package = Package(
             // (scripts/startup-symbols.order, made by scripts/make-startup-order.sh): the kernel
             // maps 64 KiB of code around each fault, and scattered they kept 6.5 MB resident
             // (peak RSS of a 1x1 render 15.6 → 12.6 MB, docs/PERFORMANCE.md issue 14).
+            // libstdc++ is linked statically: scripts/static-libstdc++ comes before GCC's folder
+            // on the search path, and its libstdc++.so is a linker script naming libstdc++.a, so
+            // the toolchain's own -lstdc++ takes the archive. The runtime uses a dozen of its
+            // functions; the shared library cost 1,720 symbol relocations at every start.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                      "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/startup-symbols.order",
-                     "-Xlinker", "--no-warn-symbol-ordering"],
+                     "-Xlinker", "--no-warn-symbol-ordering",
+                     "-L", "\(packageDirectory)/scripts/static-libstdc++"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),

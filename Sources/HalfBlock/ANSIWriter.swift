@@ -30,9 +30,33 @@ public enum ANSIWriter {
 
     /// `grid` as the UTF-8 bytes of ``string(for:colorMode:)``, for writing straight to a file
     /// descriptor (no String validation or copy).
+    ///
+    /// Written through a pointer into one array sized for the worst case (40 bytes a cell: an
+    /// SGR sequence setting two 24-bit colours and a 4-byte glyph; 5 a row): appending to an
+    /// array byte by byte checked its capacity and uniqueness for each of the ~30 bytes of a
+    /// cell, 600 instructions a cell (issue 14).
     public static func bytes(for grid: CellGrid, colorMode: ColorMode) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(grid.cells.count * (colorMode == .none ? 3 : 24) + grid.rows * 5)
+        let capacity = grid.cells.count * 40 + grid.rows * 5
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var out = Sink(start: buffer.baseAddress!)
+            write(grid, colorMode: colorMode, to: &out)
+            count = out.count(from: buffer.baseAddress!)
+            precondition(count <= capacity, "ANSIWriter overran its buffer")
+        }
+    }
+
+    /// A write position in a buffer that the caller sized.
+    struct Sink {
+        var p: UnsafeMutablePointer<UInt8>
+        init(start: UnsafeMutablePointer<UInt8>) { p = start }
+        @inline(__always) mutating func append(_ byte: UInt8) {
+            p.pointee = byte
+            p += 1
+        }
+        func count(from start: UnsafeMutablePointer<UInt8>) -> Int { start.distance(to: p) }
+    }
+
+    private static func write(_ grid: CellGrid, colorMode: ColorMode, to out: inout Sink) {
         for row in 0..<grid.rows {
             var fg = TerminalColor.terminalDefault
             var bg = TerminalColor.terminalDefault
@@ -80,22 +104,24 @@ public enum ANSIWriter {
             }
             out.append(UInt8(ascii: "\n"))
         }
-        return out
     }
 
     /// The SGR parameters (without `ESC[` and `m`) that select `color`.
     static func parameters(_ color: TerminalColor, background: Bool, colorMode: ColorMode) -> String {
-        var bytes = [UInt8]()
-        appendParameters(color, background: background, colorMode: colorMode, to: &bytes)
+        let bytes = [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
+            var out = Sink(start: buffer.baseAddress!)
+            appendParameters(color, background: background, colorMode: colorMode, to: &out)
+            count = out.count(from: buffer.baseAddress!)
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendParameters(_ color: TerminalColor, background: Bool, colorMode: ColorMode, to out: inout [UInt8]) {
+    /// At most 16 bytes ("38;2;255;255;255").
+    private static func appendParameters(_ color: TerminalColor, background: Bool, colorMode: ColorMode, to out: inout Sink) {
         switch color {
         case .terminalDefault:
             appendNumber(background ? 49 : 39, to: &out)
         case .rgb(let c):
-            // Appended one by one: an array literal per colour was a heap allocation per cell.
             appendNumber(background ? 48 : 38, to: &out)
             out.append(UInt8(ascii: ";"))
             out.append(UInt8(ascii: "2"))
@@ -118,14 +144,14 @@ public enum ANSIWriter {
     }
 
     @inline(__always)
-    private static func appendNumber(_ n: Int, to out: inout [UInt8]) {
+    private static func appendNumber(_ n: Int, to out: inout Sink) {
         if n >= 100 { out.append(UInt8(ascii: "0") + UInt8(n / 100)) }
         if n >= 10 { out.append(UInt8(ascii: "0") + UInt8(n / 10 % 10)) }
         out.append(UInt8(ascii: "0") + UInt8(n % 10))
     }
 
     @inline(__always)
-    private static func appendGlyph(_ glyph: Unicode.Scalar, to out: inout [UInt8]) {
+    private static func appendGlyph(_ glyph: Unicode.Scalar, to out: inout Sink) {
         if glyph.isASCII {
             out.append(UInt8(glyph.value))
         } else {

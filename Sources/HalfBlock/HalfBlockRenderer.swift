@@ -47,7 +47,19 @@ public enum HalfBlockRenderer {
     /// size is below 1.
     public static func render(_ image: RGBAImage, columns: Int, rows: Int, options: RenderOptions) -> CellGrid {
         guard columns > 0, rows > 0 else { return CellGrid(columns: 0, rows: 0, cells: []) }
-        let resized = BoxFilter.resize(image, width: columns, height: rows * 2)
+        return render(BoxFilter.resize(image, width: columns, height: rows * 2), columns: columns, rows: rows, options: options)
+    }
+
+    /// As ``render(_:columns:rows:options:)``, reading the picture row by row from `source`
+    /// (the whole image is never held: the box filter takes each row as it arrives). The
+    /// cells are the same as for the whole image. Nil when the source fails.
+    public static func render(_ source: RGBARowSource, columns: Int, rows: Int, options: RenderOptions) -> CellGrid? {
+        guard columns > 0, rows > 0 else { return CellGrid(columns: 0, rows: 0, cells: []) }
+        guard let resized = BoxFilter.resize(source, width: columns, height: rows * 2) else { return nil }
+        return render(resized, columns: columns, rows: rows, options: options)
+    }
+
+    private static func render(_ resized: LinearImage, columns: Int, rows: Int, options: RenderOptions) -> CellGrid {
         let composited = Compositor.composite(resized, onto: options.background, threshold: transparencyThreshold)
         switch options.colorMode {
         case .none:

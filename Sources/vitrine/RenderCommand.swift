@@ -30,13 +30,38 @@ enum RenderCommand {
         // full image for large photos (shrink-on-load).
         let decodeBox = HalfBlockRenderer.decodeBox(columns: box.0, rows: box.1)
         let request = ImageRequest(url: url, maxPixelWidth: decodeBox.width, maxPixelHeight: decodeBox.height)
-        // Half blocks resize once, from the decoded pixels straight to the cells.
-        let image = try load(request, argument: argument, shrink: false)
-        let fitted = HalfBlockRenderer.fittedSize(
-            imageWidth: image.sourceWidth, imageHeight: image.sourceHeight,
-            maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
         let renderOptions = RenderOptions(colorMode: mode, background: options.background, cellAspect: cellAspect)
-        let grid = HalfBlockRenderer.render(image.bitmap, columns: fitted.columns, rows: fitted.rows, options: renderOptions)
+        func fitted(_ width: Int, _ height: Int) -> (columns: Int, rows: Int) {
+            HalfBlockRenderer.fittedSize(
+                imageWidth: width, imageHeight: height, maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
+        }
+        // A local PNG that libspng reads row by row goes straight from its rows to the cells
+        // (the whole image is never held); anything else is decoded first. Either way half
+        // blocks resize once, from the decoded pixels straight to the cells.
+        let scheme = url.scheme?.lowercased()
+        if scheme == "file" || scheme == "data" {
+            let result = ImagePipeline.decodeLocal(
+                url, maxPixelWidth: request.maxPixelWidth, maxPixelHeight: request.maxPixelHeight
+            ) { source -> CellGrid? in
+                let size = fitted(source.width, source.height)
+                return HalfBlockRenderer.render(source, columns: size.columns, rows: size.rows, options: renderOptions)
+            }
+            switch result {
+            case .success(.streamed(let grid, _, _)):
+                Output.picture(ANSIWriter.bytes(for: grid, colorMode: mode))
+                return
+            case .success(.decoded(let image)):
+                let size = fitted(image.sourceWidth, image.sourceHeight)
+                let grid = HalfBlockRenderer.render(image.bitmap, columns: size.columns, rows: size.rows, options: renderOptions)
+                Output.picture(ANSIWriter.bytes(for: grid, colorMode: mode))
+                return
+            case .failure(let error):
+                throw Failure(status: ExitStatus(for: error), message: "\(argument): \(message(for: error))")
+            }
+        }
+        let image = try load(request, argument: argument, shrink: false)
+        let size = fitted(image.sourceWidth, image.sourceHeight)
+        let grid = HalfBlockRenderer.render(image.bitmap, columns: size.columns, rows: size.rows, options: renderOptions)
         Output.picture(ANSIWriter.bytes(for: grid, colorMode: mode))
     }
 

@@ -47,10 +47,32 @@ int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char 
 
 /* Decodes a whole PNG with libspng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
    applied), RGB, RGBA, Adam7 interlaced; an embedded RGB ICC profile (iCCP) is converted to
-   sRGB. CRC and zlib checksum errors and truncation are errors. Refused before decoding when
+   sRGB. CRC errors and truncation are errors (the zlib stream's Adler-32 is not checked: each IDAT
+   chunk's CRC-32 already covers the compressed bytes). Refused before decoding when
    the header says more than max_pixels pixels (0: no cap). */
 int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_image *out,
                       char *err, size_t errlen);
+
+/* As ccodec_png_decode, into the caller's `dst` of exactly width * height * 4 bytes (from
+   ccodec_png_probe): no second buffer and no copy. out->pixels is dst on success; never
+   pass it to ccodec_free. A dstlen that does not match the header is CCODEC_CORRUPT. */
+int ccodec_png_decode_into(const void *buf, size_t len, int64_t max_pixels, unsigned char *dst,
+                           size_t dstlen, ccodec_image *out, char *err, size_t errlen);
+
+/* Row-by-row PNG decoding (libspng's progressive mode), for a caller that resizes as rows
+   arrive and never holds the whole image. ccodec_png_rows_open reads the header, applies the
+   pixel cap, and checks every IDAT chunk whole and CRC-32 intact before any row. It returns
+   NULL with *status CCODEC_OK when the image must be decoded whole instead (Adam7 interlaced,
+   or an iCCP profile to convert: use ccodec_png_decode), NULL with CCODEC_TOO_MANY_PIXELS or
+   CCODEC_CORRUPT (message in err) when it cannot be decoded. Rows are 8-bit RGBA (tRNS
+   applied), width * 4 bytes, top to bottom; ccodec_png_rows_next fails with CCODEC_CORRUPT
+   on damaged data and after the last row. */
+typedef struct ccodec_png_rows ccodec_png_rows;
+ccodec_png_rows *ccodec_png_rows_open(const void *buf, size_t len, int64_t max_pixels, int *width,
+                                      int *height, int *status, char *err, size_t errlen);
+int ccodec_png_rows_next(ccodec_png_rows *rows, unsigned char *row, size_t rowlen, char *err,
+                         size_t errlen);
+void ccodec_png_rows_close(ccodec_png_rows *rows);
 
 /* Frees ccodec_image.pixels. */
 void ccodec_free(void *pixels);

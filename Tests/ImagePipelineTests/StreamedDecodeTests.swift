@@ -1,0 +1,118 @@
+import Foundation
+import HalfBlock
+import Testing
+
+@testable import ImagePipeline
+
+/// `ImagePipeline.decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:streaming:)`: PNGs
+/// read row by row into the half-block renderer give exactly the cells of the whole-image path,
+/// and every failure of the whole-image path is still a failure.
+@Suite("Local PNG decode row by row")
+struct StreamedDecodeTests {
+    static let folder = LocalDecodeTests.folder
+    static let options = RenderOptions(colorMode: .truecolor)
+
+    /// The grid of the whole-image path, at `columns` x `rows`.
+    func wholeGrid(_ url: URL, columns: Int, rows: Int) throws -> CellGrid {
+        let image = try ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false).get()
+        return HalfBlockRenderer.render(image.bitmap, columns: columns, rows: rows, options: Self.options)
+    }
+
+    @Test("every PNG fixture gives the whole-image path's cells, or is decoded whole when it must be")
+    func sameCells() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
+            .filter { $0.hasSuffix(".png") && !$0.hasPrefix("huge") }.sorted()
+        #expect(names.count >= 8)
+        var streamed = 0
+        for name in names {
+            let url = Self.folder.appendingPathComponent(name)
+            for (columns, rows) in [(8, 4), (80, 40), (3, 7)] {
+                // When it is decoded with a streaming body
+                let result = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { source in
+                    HalfBlockRenderer.render(source, columns: columns, rows: rows, options: Self.options)
+                }
+                switch try result.get() {
+                case .streamed(let grid, let width, let height):
+                    // Then the cells are those of the whole image
+                    streamed += 1
+                    #expect(grid == (try wholeGrid(url, columns: columns, rows: rows)), "\(name) at \(columns)x\(rows)")
+                    let whole = try ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false).get()
+                    #expect(width == whole.sourceWidth && height == whole.sourceHeight, "\(name)")
+                case .decoded(let image):
+                    // Interlaced and ICC-tagged PNGs are decoded whole (as before)
+                    #expect(name == "interlaced.png" || name == "p3.png", "\(name) was not streamed")
+                    #expect(image.bitmap == (try ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false).get()).bitmap)
+                }
+            }
+        }
+        #expect(streamed >= 3 * 8)
+    }
+
+    @Test("a JPEG is decoded whole, and the body is not called")
+    func jpegWhole() throws {
+        var called = false
+        let result = ImagePipeline.decodeLocal(
+            Self.folder.appendingPathComponent("progressive.jpg"), maxPixelWidth: 64, maxPixelHeight: 64
+        ) { _ -> Int? in
+            called = true
+            return 1
+        }
+        guard case .decoded = try result.get() else {
+            Issue.record("a JPEG was streamed")
+            return
+        }
+        #expect(!called)
+    }
+
+    @Test("a PNG cut inside its image data, or with a damaged IDAT CRC, fails before any row")
+    func damaged() throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("rgb16.png"))
+        let idat = try #require(data.range(of: Data("IDAT".utf8)))
+        var crc = data
+        crc[data.count - 13] ^= 0xFF  // the last byte of the IDAT chunk's CRC (IEND is 12 bytes)
+        let cut = data.prefix(idat.upperBound + 10)
+        for (label, bytes) in [("bad CRC", crc), ("cut", Data(cut))] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-stream-\(label.hashValue).png")
+            try bytes.write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            var rowsRead = 0
+            let result = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64) { source -> Int? in
+                rowsRead += 1
+                return 1
+            }
+            guard case .failure(let error) = result, case .corrupt = error else {
+                Issue.record("\(label): \(result)")
+                continue
+            }
+            #expect(rowsRead == 0, "\(label)")
+        }
+    }
+
+    @Test("the pixel cap refuses a big PNG from its header")
+    func pixelCap() throws {
+        var configuration = ImagePipeline.Configuration()
+        configuration.maxPixels = 100
+        let url = Self.folder.appendingPathComponent("odd-height-20x15.png")
+        let result = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64, configuration: configuration) {
+            _ -> Int? in 1
+        }
+        guard case .failure(.tooManyPixels(let width, let height, 100)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(width == 20 && height == 15)
+    }
+
+    @Test("a row source that fails part-way renders nothing")
+    func failingSource() {
+        var served = 0
+        let source = RGBARowSource(width: 4, height: 8) { row in
+            served += 1
+            if served > 3 { return false }
+            row.initialize(repeating: 200, count: 16)
+            return true
+        }
+        #expect(HalfBlockRenderer.render(source, columns: 2, rows: 2, options: Self.options) == nil)
+        #expect(served == 4)
+    }
+}
