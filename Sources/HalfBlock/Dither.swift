@@ -161,11 +161,6 @@ enum PaletteQuantizer {
     /// Radius of that Gaussian, in pixels (7x7 taps).
     static let structureRadius = 3
 
-    /// Rec. 709 luma (0...1) of each member of `palette`, from its gamma-encoded sRGB values.
-    static func luma(_ palette: XtermPalette.Subset) -> [Float] {
-        (palette.base..<(palette.base + palette.count)).map { luma(XtermPalette.colors[$0]) }
-    }
-
     /// Rec. 709 luma Y' = 0.2126 R' + 0.7152 G' + 0.0722 B' of gamma-encoded 8-bit sRGB, 0...1.
     @inline(__always)
     static func luma(_ c: RGB) -> Float {
@@ -197,103 +192,139 @@ enum PaletteQuantizer {
     /// in raster order up to `sweeps` times and give each the index that lowers `E` most with
     /// the others fixed; after the first sweep only pixels within 2 * ``structureRadius`` of a
     /// change (whose window saw a new residual) are visited again. Changing pixel p's luma by δ changes `Σ r²` by `2δ s_p + δ² K` with
-    /// `s_p = r_p − Σ_q g(q − p) r_q` and `K = 1 − 2 g(0) + Σ g²`, so a visit costs one 7x7
-    /// sum plus one per candidate. Transparent pixels keep index 0 and count as no error.
-    /// Cost: about 50 + 3 * `palette.count` multiply-adds per pixel and sweep.
+    /// `s_p = r_p − (G ∗ r)_p` and `K = 1 − 2 g(0) + Σ g²`. `G ∗ r` is kept up to date on
+    /// every change (exactly, by separable updates over the 13x13 pixels it reaches), so a
+    /// visit costs one cost vector per 16 members. Transparent pixels keep index 0 and count as
+    /// no error. Cost: about 130 ns a pixel for 16 colours on the build machine (the plain
+    /// search: 20), memory about 100 bytes a pixel.
     static func structured(_ image: CompositedImage, palette: XtermPalette.Subset, weight: Float, sweeps: Int) -> [UInt8] {
         let w = image.width, h = image.height, n = w * h, m = palette.count
         var out = [UInt8](repeating: 0, count: n)
         guard n > 0, m > 0 else { return out }
-        let memberLab = (palette.base..<(palette.base + m)).map { XtermPalette.oklab[$0] }
-        let memberLuma = luma(palette)
-        // Squared OKLab distance of every pixel to every member, and the nearest member.
-        var distance = [Float](repeating: 0, count: n * m)
+        // Members in groups of 16 lanes (padding: far away, never chosen), and every pixel's
+        // squared OKLab distance to each, group by group.
+        let groups = (m + 15) / 16
+        var groupL = [SIMD16<Float>](repeating: SIMD16(repeating: 1e9), count: groups)
+        var groupA = [SIMD16<Float>](repeating: .zero, count: groups), groupB = groupA, groupLuma = groupA
+        for member in 0..<m {
+            let lab = XtermPalette.oklab[palette.base + member]
+            groupL[member / 16][member % 16] = lab.l
+            groupA[member / 16][member % 16] = lab.a
+            groupB[member / 16][member % 16] = lab.b
+            groupLuma[member / 16][member % 16] = luma(XtermPalette.colors[palette.base + member])
+        }
+        var distance = [SIMD16<Float>](repeating: .zero, count: n * groups)
         var index = [Int](repeating: 0, count: n)
         var error = [Float](repeating: 0, count: n)
         for i in 0..<n where !image.transparent[i] {
             let lab = OKLab(linear: image.colors[i])
-            var best = 0
-            for k in 0..<m {
-                let d = lab.distanceSquared(to: memberLab[k])
-                distance[i * m + k] = d
-                if d < distance[i * m + best] { best = k }
+            var best = 0, bestDistance = Float.infinity
+            for g in 0..<groups {
+                let dl = groupL[g] - lab.l, da = groupA[g] - lab.a, db = groupB[g] - lab.b
+                let d = dl * dl + da * da + db * db
+                distance[i * groups + g] = d
+                let least = d.min()
+                if least < bestDistance {
+                    bestDistance = least
+                    best = g * 16 + Self.firstLane(of: d, equalTo: least)
+                }
             }
             index[i] = best
-            error[i] = memberLuma[best] - luma(LinearLight.srgb(image.colors[i]))
+            error[i] = groupLuma[best / 16][best % 16] - luma(LinearLight.srgb(image.colors[i]))
         }
-        // r = e − G ∗ e, zero outside the picture (separable: rows, then columns).
+        // r = e − G ∗ e and its blur B = G ∗ r, zero outside the picture, so that a visit's
+        // s_p = r_p − B_p costs nothing; a change updates both exactly (below).
         let taps = structureTaps, radius = structureRadius
-        var rowPass = [Float](repeating: 0, count: n)
-        for y in 0..<h {
-            for x in 0..<w {
-                var sum: Float = 0
-                for t in max(0, x - radius)...min(w - 1, x + radius) { sum += taps[t - x + radius] * error[y * w + t] }
-                rowPass[y * w + x] = sum
-            }
-        }
-        var residual = [Float](repeating: 0, count: n)
-        for y in 0..<h {
-            for x in 0..<w {
-                var sum: Float = 0
-                for t in max(0, y - radius)...min(h - 1, y + radius) { sum += taps[t - y + radius] * rowPass[t * w + x] }
-                residual[y * w + x] = error[y * w + x] - sum
-            }
-        }
-        let side = 2 * radius + 1
-        var kernel = [Float](repeating: 0, count: side * side)
-        for dy in 0..<side { for dx in 0..<side { kernel[dy * side + dx] = taps[dy] * taps[dx] } }
-        let k = 1 - 2 * kernel[radius * side + radius] + kernel.reduce(0) { $0 + $1 * $1 }
-        // Pixels whose window changed since their last visit: only they can gain by a change.
+        var residual = error
+        let blurredError = blur(error, width: w, height: h)
+        for i in 0..<n { residual[i] -= blurredError[i] }
+        var blurred = blur(residual, width: w, height: h)
+        let tapSquares = taps.reduce(0) { $0 + $1 * $1 }
+        let k = 1 - 2 * taps[radius] * taps[radius] + tapSquares * tapSquares
+        // Pixels within 2 * radius of a change since their last visit: only they can gain.
         var dirty = [Bool](repeating: true, count: n)
+        // Per change: u(tx) = Σ_qx g(tx − qx) g(qx − px) over the picture's columns, v likewise
+        // over its rows (the Gaussian is separable, so is the picture's box).
+        let reach = 2 * radius
+        var u = [Float](repeating: 0, count: 2 * reach + 1), v = u
         residual.withUnsafeMutableBufferPointer { residual in
-            kernel.withUnsafeBufferPointer { kernel in
+            blurred.withUnsafeMutableBufferPointer { blurred in
                 distance.withUnsafeBufferPointer { distance in
-                    memberLuma.withUnsafeBufferPointer { memberLuma in
+                    groupLuma.withUnsafeBufferPointer { groupLuma in
                         image.transparent.withUnsafeBufferPointer { transparent in
                             dirty.withUnsafeMutableBufferPointer { dirty in
-                            for _ in 0..<max(sweeps, 0) {
-                                var changed = false
-                                for y in 0..<h {
-                                    let y0 = max(0, y - radius), y1 = min(h - 1, y + radius)
-                                    for x in 0..<w {
-                                        let i = y &* w &+ x
-                                        if transparent[i] || !dirty[i] { continue }
-                                        dirty[i] = false
-                                        let x0 = max(0, x &- radius), x1 = min(w &- 1, x &+ radius)
-                                        // s = r_p − Σ g(q − p) r_q over the window.
-                                        var blurred: Float = 0
-                                        for qy in y0...y1 {
-                                            let row = qy &* w, krow = (qy &- y &+ radius) &* side &- x &+ radius
-                                            for qx in x0...x1 { blurred += kernel[krow &+ qx] * residual[row &+ qx] }
+                                taps.withUnsafeBufferPointer { taps in
+                                    u.withUnsafeMutableBufferPointer { u in
+                                        v.withUnsafeMutableBufferPointer { v in
+                                            for _ in 0..<max(sweeps, 0) {
+                                                var changed = false
+                                                for y in 0..<h {
+                                                    for x in 0..<w {
+                                                        let i = y &* w &+ x
+                                                        if transparent[i] || !dirty[i] { continue }
+                                                        dirty[i] = false
+                                                        let s = residual[i] - blurred[i]
+                                                        let current = index[i]
+                                                        let currentLuma = groupLuma[current / 16][current % 16]
+                                                        var best = current
+                                                        var bestCost = distance[i &* groups &+ current / 16][current % 16]
+                                                        for g in 0..<groups {
+                                                            // The current member's own lane costs exactly its distance.
+                                                            let delta = groupLuma[g] - currentLuma
+                                                            let cost = distance[i &* groups &+ g] + weight * delta * (2 * s + delta * k)
+                                                            let least = cost.min()
+                                                            if least < bestCost {
+                                                                bestCost = least
+                                                                best = g * 16 + Self.firstLane(of: cost, equalTo: least)
+                                                            }
+                                                        }
+                                                        if best == current { continue }
+                                                        let delta = groupLuma[best / 16][best % 16] - currentLuma
+                                                        index[i] = best
+                                                        changed = true
+                                                        // Δr = δ (1[q = p] − g(q − p)) on the picture.
+                                                        let y0 = max(0, y &- radius), y1 = min(h &- 1, y &+ radius)
+                                                        let x0 = max(0, x &- radius), x1 = min(w &- 1, x &+ radius)
+                                                        for qy in y0...y1 {
+                                                            let gy = delta * taps[qy &- y &+ radius], row = qy &* w
+                                                            for qx in x0...x1 { residual[row &+ qx] -= gy * taps[qx &- x &+ radius] }
+                                                        }
+                                                        residual[i] += delta
+                                                        // ΔB(t) = δ g(t − p) − δ u(tx) v(ty).
+                                                        let tx0 = max(0, x &- reach), tx1 = min(w &- 1, x &+ reach)
+                                                        let ty0 = max(0, y &- reach), ty1 = min(h &- 1, y &+ reach)
+                                                        for tx in tx0...tx1 {
+                                                            var sum: Float = 0
+                                                            for qx in max(x0, tx &- radius)...min(x1, tx &+ radius) {
+                                                                sum += taps[tx &- qx &+ radius] * taps[qx &- x &+ radius]
+                                                            }
+                                                            u[tx &- x &+ reach] = sum
+                                                        }
+                                                        for ty in ty0...ty1 {
+                                                            var sum: Float = 0
+                                                            for qy in max(y0, ty &- radius)...min(y1, ty &+ radius) {
+                                                                sum += taps[ty &- qy &+ radius] * taps[qy &- y &+ radius]
+                                                            }
+                                                            v[ty &- y &+ reach] = delta * sum
+                                                        }
+                                                        for ty in ty0...ty1 {
+                                                            let vy = v[ty &- y &+ reach], row = ty &* w
+                                                            for tx in tx0...tx1 {
+                                                                blurred[row &+ tx] -= vy * u[tx &- x &+ reach]
+                                                                dirty[row &+ tx] = true
+                                                            }
+                                                        }
+                                                        for qy in y0...y1 {
+                                                            let gy = delta * taps[qy &- y &+ radius], row = qy &* w
+                                                            for qx in x0...x1 { blurred[row &+ qx] += gy * taps[qx &- x &+ radius] }
+                                                        }
+                                                    }
+                                                }
+                                                if !changed { break }
+                                            }
                                         }
-                                        let s = residual[i] - blurred
-                                        let current = index[i]
-                                        let currentLuma = memberLuma[current]
-                                        var best = current
-                                        var bestCost = distance[i * m + current]
-                                        let distances = i &* m
-                                        for c in 0..<m where c != current {
-                                            let delta = memberLuma[c] - currentLuma
-                                            let cost = distance[distances &+ c] + weight * delta * (2 * s + delta * k)
-                                            if cost < bestCost { best = c; bestCost = cost }
-                                        }
-                                        if best == current { continue }
-                                        let delta = memberLuma[best] - currentLuma
-                                        for qy in y0...y1 {
-                                            let row = qy &* w, krow = (qy &- y &+ radius) &* side &- x &+ radius
-                                            for qx in x0...x1 { residual[row &+ qx] -= delta * kernel[krow &+ qx] }
-                                        }
-                                        // Every pixel whose window overlaps this one's sees a new residual.
-                                        for qy in max(0, y &- 2 &* radius)...min(h &- 1, y &+ 2 &* radius) {
-                                            for qx in max(0, x &- 2 &* radius)...min(w &- 1, x &+ 2 &* radius) { dirty[qy &* w &+ qx] = true }
-                                        }
-                                        residual[i] += delta
-                                        index[i] = best
-                                        changed = true
                                     }
                                 }
-                                if !changed { break }
-                            }
                             }
                         }
                     }
@@ -302,5 +333,47 @@ enum PaletteQuantizer {
         }
         for i in 0..<n where !image.transparent[i] { out[i] = UInt8(palette.base + index[i]) }
         return out
+    }
+
+    /// `x` (`width` x `height`, row-major) convolved with the 2-D Gaussian of ``structureTaps``,
+    /// values outside the picture taken as zero: rows, then columns.
+    static func blur(_ x: [Float], width w: Int, height h: Int) -> [Float] {
+        let radius = structureRadius
+        var rows = [Float](repeating: 0, count: x.count)
+        var out = rows
+        structureTaps.withUnsafeBufferPointer { taps in
+            x.withUnsafeBufferPointer { x in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    for y in 0..<h {
+                        let row = y &* w
+                        for col in 0..<w {
+                            var sum: Float = 0
+                            for t in max(0, col &- radius)...min(w &- 1, col &+ radius) { sum += taps[t &- col &+ radius] * x[row &+ t] }
+                            rows[row &+ col] = sum
+                        }
+                    }
+                }
+            }
+            rows.withUnsafeBufferPointer { rows in
+                out.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<h {
+                        let t0 = max(0, y &- radius), t1 = min(h &- 1, y &+ radius)
+                        for col in 0..<w {
+                            var sum: Float = 0
+                            for t in t0...t1 { sum += taps[t &- y &+ radius] * rows[t &* w &+ col] }
+                            out[y &* w &+ col] = sum
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The first lane of `v` that equals `value` (which must be one of its lanes).
+    @inline(__always)
+    static func firstLane(of v: SIMD16<Float>, equalTo value: Float) -> Int {
+        for lane in 0..<16 where v[lane] == value { return lane }
+        return 0
     }
 }
