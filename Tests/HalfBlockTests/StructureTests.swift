@@ -72,6 +72,24 @@ struct StructureTests {
         }
     }
 
+    @Test("Asked for in 256 colours (15 groups of 16 members), a flat French red stays 196")
+    func palette256FlatRed() {
+        // Given the French flag's red, flat, and a grey stripe pattern beside it
+        let image = makeImage(32, 16) { x, _ in x < 16 ? Pixel(237, 41, 57) : ((x / 2) % 2 == 0 ? Pixel(100, 100, 100) : Pixel(160, 160, 160)) }
+        // When rendered in 256 colours with the structure-preserving choice
+        let pixels = halfPixels(render(image, 32, 8, RenderOptions(colorMode: .palette256, dithering: .structure)))
+        // Then the red, farther than 6 pixels (two 3-pixel window radii) from the stripes, is
+        // index 196 (255, 0, 0), and every index is in 16-255
+        for y in 0..<16 {
+            for x in 0..<10 { #expect(pixels[y * 32 + x] == 196) }
+        }
+        #expect(pixels.allSatisfy { (16..<256).contains($0) })
+        // And a picture of that red alone is 196 to its borders: the local mean is the Gaussian
+        // renormalised to the picture, so a border is no detail
+        let flat = halfPixels(render(solidImage(24, 24, Pixel(237, 41, 57)), 24, 12, RenderOptions(colorMode: .palette256, dithering: .structure)))
+        #expect(Set(flat) == [196])
+    }
+
     @Test("With no weight on detail the choice is plain nearest in OKLab")
     func zeroWeightIsNearest() {
         // Given a picture with every kind of colour
