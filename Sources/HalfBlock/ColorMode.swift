@@ -67,8 +67,8 @@ public enum Dithering: String, Sendable, CaseIterable {
     /// - 16 colours: `.structure`. Plain nearest in OKLab beat every dither on SSIM and mean
     ///   CIEDE2000, but drew the large mid-grey areas of a photo in one entry (Elephants: SSIM
     ///   0.47 against chafa's 0.59); keeping local luma detail raised SSIM on every photo
-    ///   (Elephants 0.65) for about 1 dB of PSNR and 1 of mean ΔE00, still ahead of chafa on
-    ///   both, and left flat patches, the grey zone plate and the test chart as they were.
+    ///   (Elephants 0.66) for 1-2 dB of PSNR and under 1 of mean ΔE00, still ahead of chafa on
+    ///   both; flat patches stay flat, and the zone plate and the test chart gained SSIM.
     public static func recommended(for mode: ColorMode) -> Dithering {
         switch mode {
         case .truecolor, .none: return .none
