@@ -50,7 +50,12 @@ def picture_end(protocol, count=1):
     def done(buf, start):
         i = start
         for _ in range(count):
-            i = buf.find(opening, i)
+            j = buf.find(opening, i)
+            if protocol == "kitty":
+                # A pan step inside kitty's pan region is a placement (a=p), no pixels.
+                k = buf.find(b"\x1b_Ga=p", i)
+                j = k if j < 0 or 0 <= k < j else j
+            i = j
             if i < 0:
                 return False
             i += len(opening)
