@@ -59,7 +59,7 @@ def picture_end(protocol, count=1):
             if i < 0:
                 return False
             i += len(opening)
-        if protocol == "kitty":
+        if protocol == "kitty" and buf[i - len(opening):i] != b"\x1b_Ga=p":
             header_end = buf.find(b";", i)
             if header_end < 0:
                 return False
