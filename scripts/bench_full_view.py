@@ -50,11 +50,16 @@ def picture_end(protocol, count=1):
     def done(buf, start):
         i = start
         for _ in range(count):
-            i = buf.find(opening, i)
+            j = buf.find(opening, i)
+            if protocol == "kitty":
+                # A pan step inside kitty's pan region is a placement (a=p), no pixels.
+                k = buf.find(b"\x1b_Ga=p", i)
+                j = k if j < 0 or 0 <= k < j else j
+            i = j
             if i < 0:
                 return False
             i += len(opening)
-        if protocol == "kitty":
+        if protocol == "kitty" and buf[i - len(opening):i] != b"\x1b_Ga=p":
             header_end = buf.find(b";", i)
             if header_end < 0:
                 return False

@@ -35,11 +35,13 @@ public struct KittyPresenter: ImagePresenter {
     /// As ``show(encoded:in:)``, but the new image is placed before the old one (and any kept
     /// frames) is deleted, so the cells never show nothing between them: for a picture that
     /// replaces another in the same cells (a pan step, the decode after the thumbnail).
-    public mutating func showReplacing(encoded: EncodedPicture, in area: CellArea) -> [UInt8] {
+    /// With `source`, only that rectangle of the picture's pixels is shown (a pan region:
+    /// ``showPart(_:in:)`` moves it later without sending pixels).
+    public mutating func showReplacing(encoded: EncodedPicture, in area: CellArea, source: Viewport.PixelRect? = nil) -> [UInt8] {
         var old = storedFrames.values.sorted()
         if let id = shownID, !old.contains(id) { old.append(id) }
         storedFrames = [:]
-        var out = transmit(encoded, in: area)
+        var out = transmit(encoded, in: area, source: source)
         for id in old { out += context.wrap(KittyGraphics.delete(id: id, freeData: true)) }
         return out
     }
@@ -73,6 +75,7 @@ public struct KittyPresenter: ImagePresenter {
         guard let id = storedFrames[number] else { return nil }
         let old = shownID
         shownID = id
+        shownSource = nil
         var out = Cursor.place(context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2")), in: area, rows: 1)
         if let old, old != id {
             let kept = storedFrames.values.contains(old)
@@ -81,14 +84,41 @@ public struct KittyPresenter: ImagePresenter {
         return out
     }
 
+    /// The part of the image on screen that is shown (kitty's source rectangle, in its
+    /// pixels); nil: all of it.
+    public private(set) var shownSource: Viewport.PixelRect?
+
+    /// The bytes that show another part (`source`, in the image's pixels) of the image on
+    /// screen, sent with ``showReplacing(encoded:in:source:)``: a placement (`a=p`) with a
+    /// source rectangle (`x=,y=,w=,h=`) and the same placement id, which kitty moves in place
+    /// (no blank frame), a few dozen bytes and no pixels. Nil when nothing is shown.
+    public mutating func showPart(_ source: Viewport.PixelRect, in area: CellArea) -> [UInt8]? {
+        guard let id = shownID else { return nil }
+        shownSource = source
+        return Cursor.place(context.wrap(KittyGraphics.command(placementKeys(id: id))), in: area, rows: 1)
+    }
+
+    /// `a=p` for image `id`, placement 1, with the source rectangle shown.
+    private func placementKeys(id: UInt32) -> String {
+        "a=p,i=\(id),p=1\(sourceKeys),C=1,q=2"
+    }
+
+    /// `,x=…,y=…,w=…,h=…` for ``shownSource``, empty without one.
+    private var sourceKeys: String {
+        guard let r = shownSource else { return "" }
+        return ",x=\(r.x),y=\(r.y),w=\(r.width),h=\(r.height)"
+    }
+
     /// Transmits and places `picture` with a new id (the one shown is left as it is): the
-    /// keys (format, size, id, placement) go in front of the first command's header.
-    private mutating func transmit(_ picture: EncodedPicture, in area: CellArea) -> [UInt8] {
+    /// keys (format, size, id, placement, source rectangle) go in front of the first command's
+    /// header.
+    private mutating func transmit(_ picture: EncodedPicture, in area: CellArea, source: Viewport.PixelRect? = nil) -> [UInt8] {
         guard case .kitty(let head, let rest) = picture.payload else { return [] }
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         shownID = id
-        let keys = "a=T,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id),p=1,C=1"
+        shownSource = source
+        let keys = "a=T,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id),p=1\(sourceKeys),C=1"
         // head is ESC _ G then ",q=2…": the keys go between them.
         var first = Array(head.prefix(3))
         first += Array(keys.utf8)
@@ -102,7 +132,7 @@ public struct KittyPresenter: ImagePresenter {
     /// redraw that cleared the screen. Empty when nothing was shown.
     public func replace(in area: CellArea) -> [UInt8] {
         guard let id = shownID else { return [] }
-        let command = context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2"))
+        let command = context.wrap(KittyGraphics.command(placementKeys(id: id)))
         return Cursor.place(command, in: area, rows: 1)
     }
 
@@ -110,6 +140,7 @@ public struct KittyPresenter: ImagePresenter {
         var ids = storedFrames.values.sorted()
         if let id = shownID, !ids.contains(id) { ids.append(id) }
         shownID = nil
+        shownSource = nil
         storedFrames = [:]
         return ids.flatMap { context.wrap(KittyGraphics.delete(id: $0, freeData: true)) }
     }

@@ -106,8 +106,62 @@ struct FullViewZoomTests {
         h.app.draw(on: h.canvas)
         let after = String(decoding: h.app.pixelOutputAfterRefresh(), as: UTF8.self)
         #expect(before == "\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\")
-        // The region 4000x2760 at 1/6: 667x460 pixels on screen, a new image id.
-        #expect(after.contains("a=T,f=24,s=667,v=460,i=1001"))
+        // The visible region 4000x2760 at 1/6 is 667x460 pixels on screen; kitty gets the pan
+        // region around it (the whole image here, 667x500) with a new id and shows the visible
+        // part of it (a source rectangle).
+        #expect(after.contains("a=T,f=24,s=667,v=500,i=1001,p=1,x=0,y=20,w=667,h=460,C=1"))
         #expect(h.status.contains("17% · 0,120 4000x2760 of 4000x3000"))
+    }
+
+    /// One key, then the bytes written after curses's refresh (and those before it).
+    func step(_ h: Harness, _ key: Character) -> (before: String, after: String) {
+        h.app.handle(.character(key))
+        let before = String(decoding: h.app.pixelOutputBeforeRefresh(), as: UTF8.self)
+        h.app.draw(on: h.canvas)
+        return (before, String(decoding: h.app.pixelOutputAfterRefresh(), as: UTF8.self))
+    }
+
+    @Test("kitty: a pan step inside the pan region is a placement with a source rectangle, no pixels; leaving it sends a new region")
+    func kittyPanRegion() {
+        let h = Harness(count: 3)
+        h.app.pixels = (.kitty, FullViewPixelsTests.context)
+        let view = open(h)
+        _ = h.app.pixelOutputBeforeRefresh()
+        _ = h.app.pixelOutputAfterRefresh()
+        // 1:1 on 800x460 pixels of screen: the visible region 1600,1270 800x460; the pan region
+        // has a margin of one visible region each side: 800,810 2400x1380, sent once.
+        let zoom = step(h, "=")
+        #expect(h.status.contains("100% · 1600,1270 800x460 of 4000x3000"))
+        #expect(zoom.after.contains("a=T,f=24,s=2400,v=1380,i=1001,p=1,x=800,y=460,w=800,h=460,C=1"))
+        #expect(view.panCounts.regions == 1 && view.panCounts.placed == 0)
+        // A pan step (10 columns: 100 pixels at 1:1): the same image and placement, moved.
+        let pan = step(h, "l")
+        #expect(pan.before.isEmpty)
+        #expect(pan.after == "\u{1B}7\u{1B}[1;1H\u{1B}_Ga=p,i=1001,p=1,x=900,y=460,w=800,h=460,C=1,q=2\u{1B}\\\u{1B}8")
+        #expect(pan.after.utf8.count < 64)
+        let down = step(h, "j")
+        #expect(down.after == "\u{1B}7\u{1B}[1;1H\u{1B}_Ga=p,i=1001,p=1,x=900,y=500,w=800,h=460,C=1,q=2\u{1B}\\\u{1B}8")
+        // A full repaint puts the same part back.
+        h.app.draw(on: h.canvas)
+        #expect(String(decoding: view.terminalOutput(fullRepaint: true), as: UTF8.self).contains("a=p,i=1001,p=1,x=900,y=500,w=800,h=460"))
+        // 7 more columns steps: 2400,1310, the region's right edge (3200) still inside.
+        let seven = step(h, "7")
+        _ = seven
+        let edge = step(h, "l")
+        #expect(h.status.contains("100% · 2400,1310 "))
+        #expect(edge.after.contains("a=p,i=1001,p=1,x=1600,y=500,w=800,h=460"))
+        #expect(!edge.after.contains("a=T"))
+        #expect(view.panCounts.regions == 1 && view.panCounts.placed == 3)
+        // One more leaves it: a new region around 2500,1310 (1700,850 2300x1380, clipped at the
+        // image's right edge), placed, then the old image deleted.
+        let out = step(h, "l")
+        #expect(h.status.contains("100% · 2500,1310 "))
+        #expect(out.after.contains("a=T,f=24,s=2300,v=1380,i=1002,p=1,x=800,y=460,w=800,h=460,C=1"))
+        #expect(out.after.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
+        #expect(view.panCounts.regions == 2)
+        // Zoom out: a new region at 2/3 (the old image deleted after it is placed).
+        let zoomOut = step(h, "-")
+        #expect(zoomOut.after.contains("i=1003"))
+        #expect(zoomOut.after.hasSuffix("\u{1B}_Ga=d,d=I,i=1002,q=2\u{1B}\\"))
     }
 }

@@ -10,6 +10,7 @@ Needs the Debian packages xvfb, kitty, xterm, xfonts-base, imagemagick and mate-
 number (:91 and up) and stops it. Python standard library only: images go through ImageMagick
 as raw RGB."""
 
+import math
 import os
 import shlex
 import shutil
@@ -301,6 +302,95 @@ class RealPixelTests(unittest.TestCase):
             ["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o", "remember_window_size=no",
              "-o", "initial_window_width=80c", "-o", "initial_window_height=30c"], b"\x1b_Ga=T", enough=40, threshold=35)
         self.assertIn("pixels: kitty", report)
+
+    def test_full_view_kitty_pans_by_placement(self):
+        # Given the photo at 1:1 in the full view in kitty (80x30 cells)
+        script, fifo, transcript, doctor, done = self.browser_script()
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
+                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
+                             "initial_window_height=30c", "sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        report = doctor.read_text()
+        self.assertIn("pixels: kitty", report)
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
+        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
+        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        area_w, area_h = cols * cw, (rows - 1) * ch
+        W, H = 2560, 1600
+        # Vitrine's viewport at 1:1 (Viewport.frame): the centre, clamped; an l moves it an
+        # eighth of the columns.
+        centre = [W / 2, H / 2]
+
+        def clamp():
+            for i, (size, half) in enumerate(((W, area_w / 2), (H, area_h / 2))):
+                centre[i] = size / 2 if half * 2 >= size else min(max(centre[i], half), size - half)
+
+        def region():
+            w, h = min(W, area_w), min(H, area_h)
+            x = min(max(0, math.floor(centre[0] - w / 2 + 0.5)), W - w)
+            y = min(max(0, math.floor(centre[1] - h / 2 + 0.5)), H - h)
+            return x, y, w, h
+
+        def shows(label):
+            x, y, w, h = region()
+            used_c, used_r = -(-w // cw), -(-h // ch)
+            x0, y0 = (cols - used_c) // 2 * cw, (rows - 1 - used_r) // 2 * ch
+            expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage"], w, h)
+            best = (0.0, 0, 0)
+            for _ in range(16):
+                time.sleep(0.25)
+                best = max(best, best_psnr_near(self.x.screenshot(), expected, (w, h), x0, y0))
+                if best[0] > 40:
+                    break
+            if os.environ.get("VITRINE_PIXEL_SCORES"):
+                subprocess.run(["import", "-display", self.x.display, "-window", "root",
+                                os.environ["VITRINE_PIXEL_SCORES"] + "/pan-%s.png" % label.replace(" ", "-")])
+                print("\n  %s: region %d,%d %dx%d PSNR %.1f dB" % ((label, x, y, w, h) + best[:1]), file=sys.stderr)
+            self.assertGreater(best[0], 35, "%s: PSNR %.1f dB for the crop %d,%d %dx%d" % (label, best[0], x, y, w, h))
+
+        # When = zooms to 1:1 (the full-size decode comes, then its pan region is sent); = is
+        # ignored while the decode loads (the thumbnail is shown), so it is typed until the
+        # status line says 100%
+        for _ in range(20):
+            mark = len(transcript.read_bytes())
+            os.write(keys, b"=")
+            if wait_until(lambda: b"100%" in transcript.read_bytes()[mark:], 1):
+                break
+        clamp()
+        shows("1:1")
+        # And l pans three times
+        start = len(transcript.read_bytes())
+        for _ in range(3):
+            os.write(keys, b"l")
+            centre[0] += max(1, cols // 8) * cw
+            clamp()
+            time.sleep(0.2)
+        # Then each step is a placement of a part of the image kitty has (no pixels sent) and
+        # the screen shows the right crop
+        self.assertTrue(wait_until(lambda: transcript.read_bytes()[start:].count(b"a=p,i=") >= 3, 10),
+                        "no placements for the pan steps")
+        steps = transcript.read_bytes()[start:]
+        self.assertNotIn(b"a=T", steps, "a pan step inside the region sent pixels")
+        self.assertIn(b",x=", steps)
+        shows("3 steps")
+        # When l pans on past the region (a step an eighth of the area, the region a whole
+        # area beyond it): a new region is sent and the screen shows the right crop
+        start = len(transcript.read_bytes())
+        for _ in range(10):
+            os.write(keys, b"l")
+            centre[0] += max(1, cols // 8) * cw
+            clamp()
+            time.sleep(0.1)
+        self.assertTrue(wait_until(lambda: b"a=T" in transcript.read_bytes()[start:], 10), "no new region")
+        shows("13 steps")
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
     def test_full_view_sixel_in_xterm_vt340(self):
         report = self.browse_full_view(

@@ -84,6 +84,33 @@ public final class ImageView: BrowseView {
         var preview: Bool
         var frame: Int
     }
+    /// kitty's pan region (``Viewport/panRegion(maxPixels:)``): a part of the image larger than
+    /// the area, sent once as one image, of which each pan step inside it places another part
+    /// (a source rectangle, a few dozen bytes) instead of sending the pixels again. `basis`
+    /// says what it was made for (the decode, zoom, area and cell size): any other basis needs
+    /// a new region. `shownRegion` is the one the terminal has; `askedRegion` the one the worker
+    /// is making; `readyRegion` the one it made, until it is sent.
+    private var shownRegion: (basis: RegionBasis, frame: Viewport.Frame)?
+    private var askedRegion: (token: Int, basis: RegionBasis, frame: Viewport.Frame)?
+    private var readyRegion: (basis: RegionBasis, frame: Viewport.Frame, encoded: EncodedPicture)?
+    /// Bumped by each decode taken (`loaded`): part of ``RegionBasis``.
+    private var decodeSerial = 0
+    /// The most screen pixels in a pan region's picture: 8 million (24 MB of RGB in kitty's
+    /// memory, 32 MB of base64 sent once; kitty keeps up to 320 MB of images by default). A
+    /// region of nine areas that would be larger gets smaller margins.
+    public static let maxPanRegionPixels = 8_000_000
+    /// Pan steps placed from the pan region without sending pixels, and regions sent (tests).
+    public private(set) var panCounts = (placed: 0, regions: 0)
+
+    /// What a pan region is valid for: the same decode, zoom, area and cell size.
+    struct RegionBasis: Equatable {
+        var decode: Int
+        var zoom: Viewport.Zoom
+        var columns: Int
+        var rows: Int
+        var cell: PixelSize
+    }
+
     /// Zoom and pan over the loaded image (nil until it loads); see `Viewport`.
     public private(set) var viewport: Viewport?
     /// The full-resolution decode in flight for a zoom step that needs more detail than the
@@ -205,6 +232,7 @@ public final class ImageView: BrowseView {
     /// the image is the same).
     private func loaded(_ image: DecodedImage) {
         phase = .loaded(image)
+        decodeSerial += 1
         grid = nil
         generation += 1
         let source = PixelSize(width: max(1, image.sourceWidth), height: max(1, image.sourceHeight))
@@ -433,6 +461,7 @@ public final class ImageView: BrowseView {
             shown = (key, area, bytes)
             return bytes
         }
+        if let bytes = panRegionOutput(key: key, area: area, fullRepaint: fullRepaint) { return bytes }
         guard let encoded = encodedPicture(for: wanted) else {
             // The worker is making it: the picture on screen stays until it comes (put back
             // after a full repaint, which may have cleared it).
@@ -446,6 +475,7 @@ public final class ImageView: BrowseView {
             self.shown = (key, area, bytes)
             return bytes
         }
+        shownRegion = nil
         if var kitty = presenter as? KittyPresenter, !animationFrame, !fullRepaint, shown?.area == area {
             // The same cells (a pan, the decode after the thumbnail): kitty places the new image
             // before it deletes the old one, so no blank frame shows between them.
@@ -461,6 +491,76 @@ public final class ImageView: BrowseView {
         shown = (key, area, bytes)
         out += bytes
         return out
+    }
+
+    /// kitty, a still image zoomed past the fit: the picture as a part of the pan region. A
+    /// step inside the region the terminal has is a placement of another part (no pixels); a
+    /// region the worker has made is sent (placed before the old image is deleted, so no blank
+    /// frame); otherwise a new region around the visible one is asked of the worker (or made
+    /// here without one) and the picture on screen stays until it comes. Nil when this does not
+    /// apply (another protocol, the fit, an animation, the thumbnail): the caller goes on.
+    private func panRegionOutput(key: PictureKey, area: CellArea, fullRepaint: Bool) -> [UInt8]? {
+        guard var kitty = presenter as? KittyPresenter, !key.preview, schedule == nil,
+            case .loaded(let image) = phase, image.animation == nil, let viewport, viewport.zoom != .fit
+        else { return nil }
+        let basis = RegionBasis(
+            decode: decodeSerial, zoom: viewport.zoom, columns: viewport.columns, rows: viewport.rows, cell: viewport.cell)
+        if let region = shownRegion, region.basis == basis, let rect = viewport.sourceRect(in: region.frame),
+            let bytes = kitty.showPart(rect, in: area)
+        {
+            presenter = kitty
+            panCounts.placed += 1
+            shown = (key, area, bytes)
+            return bytes
+        }
+        if worker == nil, readyRegion?.basis != basis || readyRegion.flatMap({ viewport.sourceRect(in: $0.frame) }) == nil {
+            // No worker (the unit tests' harness): made here at once.
+            let frame = viewport.panRegion(maxPixels: Self.maxPanRegionPixels)
+            let request = PictureWorker.Request(
+                token: nextToken, source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+                encoder: kitty.encoder)
+            readyRegion = (basis, frame, request.make().encoded)
+        }
+        if let ready = readyRegion, ready.basis == basis, let rect = viewport.sourceRect(in: ready.frame) {
+            readyRegion = nil
+            var out: [UInt8] = []
+            let bytes: [UInt8]
+            if !fullRepaint, shown?.area == area {
+                bytes = kitty.showReplacing(encoded: ready.encoded, in: area, source: rect)
+            } else {
+                out = kitty.remove(from: shown?.area ?? area)
+                bytes = kitty.showReplacing(encoded: ready.encoded, in: area, source: rect)
+            }
+            presenter = kitty
+            shownRegion = (basis, ready.frame)
+            panCounts.regions += 1
+            shown = (key, area, bytes)
+            return out + bytes
+        }
+        if let worker, askedRegion?.basis != basis || askedRegion.flatMap({ viewport.sourceRect(in: $0.frame) }) == nil {
+            let frame = viewport.panRegion(maxPixels: Self.maxPanRegionPixels)
+            let token = nextToken
+            nextToken += 1
+            askedRegion = (token, basis, frame)
+            let request = PictureWorker.Request(
+                token: token, source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+                encoder: kitty.encoder)
+            worker.submit(request) { [weak self] result in self?.receivedRegion(result) }
+        }
+        // The region is being made: the picture on screen stays (put back after a full repaint).
+        guard fullRepaint, shown != nil else { return [] }
+        return kitty.replace(in: shown!.area)
+    }
+
+    /// The worker's pan region, on the main thread: kept when it is the one asked last (the
+    /// next ``terminalOutput(fullRepaint:)`` sends it if the view is still inside it).
+    private func receivedRegion(_ result: PictureWorker.Result) {
+        guard let asked = askedRegion, asked.token == result.token else {
+            staleAnswers += 1
+            return
+        }
+        askedRegion = nil
+        readyRegion = (asked.basis, asked.frame, result.encoded)
     }
 
     /// The bytes that take a stale picture off the screen (another item, a resize, a load that
@@ -485,6 +585,7 @@ public final class ImageView: BrowseView {
     public func removeOutput() -> [UInt8] {
         guard let area = shown?.area, presenter != nil else { return [] }
         shown = nil
+        shownRegion = nil
         return presenter!.remove(from: area)
     }
 

@@ -1,0 +1,63 @@
+/// A pan region: a part of the image larger than the area, at the viewport's scale, sent to a
+/// terminal that keeps images (kitty) once, so that each pan step inside it is a placement of
+/// a part of it (a source rectangle) instead of new pixels.
+extension Viewport {
+    /// A rectangle of pixels: in source pixels for regions, in the region picture's pixels for
+    /// ``sourceRect(in:)``.
+    public struct PixelRect: Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+        /// True when `other` lies inside this rectangle.
+        public func contains(_ other: PixelRect) -> Bool {
+            other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+        }
+    }
+
+    /// The frame of a pan region around the visible one: the visible region (``frame``) with a
+    /// margin of up to one visible region on each side, clipped to the image, at the current
+    /// scale (``Frame/display`` is the region times the scale, not capped by the area). The
+    /// margins shrink, in eighths, until the region's picture has at most `maxPixels` screen
+    /// pixels (at the least it is the visible frame itself). Cut it with
+    /// ``Frame/pixels(from:imageSize:)`` as any frame.
+    public func panRegion(maxPixels: Int) -> Frame {
+        let f = frame
+        let s = scale
+        var k = 8
+        while true {
+            let mx = f.region.width * k / 8, my = f.region.height * k / 8
+            let x0 = max(0, f.region.x - mx), y0 = max(0, f.region.y - my)
+            let x1 = min(image.width, f.region.x + f.region.width + mx)
+            let y1 = min(image.height, f.region.y + f.region.height + my)
+            let display = PixelSize(
+                width: max(1, Int((Double(x1 - x0) * s).rounded())), height: max(1, Int((Double(y1 - y0) * s).rounded())))
+            if k == 0 || display.width * display.height <= maxPixels {
+                if k == 0 { return f }
+                return Frame(region: (x0, y0, x1 - x0, y1 - y0), display: display, shrink: f.shrink, offset: f.offset)
+            }
+            k -= 1
+        }
+    }
+
+    /// Where the visible frame lies in the picture of `region` (a ``panRegion(maxPixels:)``
+    /// made at the same scale): its source rectangle in the region picture's pixels, ``frame``'s
+    /// display size; nil when the visible region is not inside `region` (a new one is needed).
+    public func sourceRect(in region: Frame) -> PixelRect? {
+        let f = frame
+        let outer = PixelRect(x: region.region.x, y: region.region.y, width: region.region.width, height: region.region.height)
+        let inner = PixelRect(x: f.region.x, y: f.region.y, width: f.region.width, height: f.region.height)
+        guard outer.contains(inner) else { return nil }
+        let s = scale
+        let w = min(f.display.width, region.display.width), h = min(f.display.height, region.display.height)
+        let x = min(region.display.width - w, max(0, Int((Double(inner.x - outer.x) * s).rounded())))
+        let y = min(region.display.height - h, max(0, Int((Double(inner.y - outer.y) * s).rounded())))
+        return PixelRect(x: x, y: y, width: w, height: h)
+    }
+}
