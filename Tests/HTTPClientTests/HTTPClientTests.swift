@@ -133,38 +133,51 @@ struct HTTPClientTests {
         #expect(response.body == LoopbackServer.onePixelPNG)
     }
 
-    @Test("idle and total timeouts end a hang and a trickle on time, to the millisecond")
+    @Test("idle and total timeouts end a hang and a trickle with their own errors, never before their time")
     func timeouts() throws {
         let server = try LoopbackServer.serving()
         let client = HTTPClient()
         let done = Completions()
         let start = ContinuousClock.now
-        // A body that stops after 8 bytes: idle 600 ms; one byte every 100 ms: total 1,500 ms
+        // A body that stops after 8 bytes and then holds forever: idle 600 ms. One byte every
+        // 100 ms for 30 s, so never idle: total 1,500 ms. Each server holds far longer than its
+        // timeout, and the request defaults (15 s idle, 60 s total) are longer still, so each
+        // error below can only come from the timeout the request set.
         client.submit(HTTPRequest(url: server.address("hang/x"), idleTimeoutMs: 600)) { done.record(0, $0) }
-        client.submit(HTTPRequest(url: server.address("trickle/10"), idleTimeoutMs: 1_000, totalTimeoutMs: 1_500)) {
+        client.submit(HTTPRequest(url: server.address("trickle/30"), idleTimeoutMs: 1_000, totalTimeoutMs: 1_500)) {
             done.record(1, $0)
         }
-        let entries = done.wait(for: 2)
+        let entries = done.wait(for: 2, seconds: 20)
         let hang = entries[0]?.first, trickle = entries[1]?.first
         #expect(failure(hang?.result) == .timedOut)
         #expect(failure(trickle?.result) == .tooSlow)
-        let hangMs = hang.map { Self.ms($0.at - start) } ?? 0
-        let trickleMs = trickle.map { Self.ms($0.at - start) } ?? 0
-        #expect(hangMs >= 600 && hangMs < 800, "hang ended after \(hangMs) ms")
-        #expect(trickleMs >= 1_500 && trickleMs < 1_700, "trickle ended after \(trickleMs) ms")
+        let hangMs = hang.map { Self.ms($0.at - start) } ?? .infinity
+        let trickleMs = trickle.map { Self.ms($0.at - start) } ?? .infinity
+        // Not before the timeout (a lower bound a slow machine cannot break). The upper bounds are
+        // ten times the timeout: generous for a loaded machine, and still short of the 15 s
+        // default idle timeout and of the trickle's 30 s, so a timeout that was ignored fails here.
+        // (How close to the millisecond a timeout fires is a benchmark's question, not a test's.)
+        #expect(hangMs >= 600 && hangMs < 6_000, "hang ended after \(hangMs) ms")
+        #expect(trickleMs >= 1_500 && trickleMs < 15_000, "trickle ended after \(trickleMs) ms")
     }
 
-    @Test("a body refused at its headers or cancelled mid-way: the server sees the close within 100 ms")
+    /// The server's time of its `CLOSED PATH T` line (`logTimes`), or nil when it never logged one.
+    static func closedAt(_ line: String?) -> Double? {
+        line.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("a body refused at its headers or cancelled mid-way: the client closes the connection")
     func refusedAndCancelledBodiesStop() throws {
         let server = try LoopbackServer.serving(logTimes: true)
         let client = HTTPClient()
         // Given 200 MB announced against a 1 MiB cap: refused at the headers
         let refused = get(client, HTTPRequest(url: server.address("big/209715200"), maxBodyBytes: 1 << 20))
-        let refusedAt = monotonicNow()
         #expect(failure(refused) == .tooLarge(limit: 1 << 20))
-        let closed = server.waitForLine(containing: "CLOSED /big/209715200")
-        let closedAt = closed.flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
-        #expect(closedAt - refusedAt < 0.1, "server saw the close \(closedAt - refusedAt) s after the refusal")
+        // Then the server sees the connection closed under its feet (a write fails): "CLOSED" is
+        // logged only then, never when a body is read to its end. Left open (pooled, or only
+        // paused) the connection would hold until the 15 s idle timeout, past this 10 s wait.
+        let closed = server.waitForLine(containing: "CLOSED /big/209715200", seconds: 10)
+        #expect(Self.closedAt(closed) != nil, "the server never saw the refused body's connection close")
 
         // Given an endless body being read, cancelled
         let done = Completions()
@@ -175,9 +188,11 @@ struct HTTPClientTests {
         client.cancel(id)
         let entries = done.wait(for: 1)
         #expect(failure(entries[0]?.first?.result) == .cancelled)
-        let gone = server.waitForLine(containing: "CLOSED /endless/x")
-        let goneAt = gone.flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
-        #expect(goneAt - cancelledAt < 0.1, "server saw the close \(goneAt - cancelledAt) s after cancel")
+        // Then the server sees that connection closed too, and only after the cancel (the body
+        // never ends by itself; its 4 GiB cap would end it as .tooLarge, not .cancelled)
+        let gone = Self.closedAt(server.waitForLine(containing: "CLOSED /endless/x", seconds: 10))
+        #expect(gone != nil, "the server never saw the cancelled body's connection close")
+        if let gone { #expect(gone >= cancelledAt, "closed \(cancelledAt - gone) s before the cancel") }
         // And nothing more comes for it: a later request through the same network thread
         // completes, and the cancelled one still has its one completion
         #expect(get(client, HTTPRequest(url: server.address("a.png"))).flatMap { try? $0.get().status } == 200)
@@ -188,13 +203,13 @@ struct HTTPClientTests {
     func gzipBomb() throws {
         let server = try LoopbackServer.serving()
         let client = HTTPClient()
-        let start = ContinuousClock.now
         // 2 GiB inflated, 2 MB on the wire at 16 KB every 10 ms: 1.3 s to send it all, so "not
         // read to the end" holds however slowly the client runs (a sanitizer, a loaded machine;
         // 256 MiB, 170 ms of sending, was all sent before a slowed client hung up)
         let result = get(client, HTTPRequest(url: server.address("gzip-bomb/2048"), maxBodyBytes: 16 << 20))
         #expect(failure(result) == .tooLarge(limit: 16 << 20))
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // What proves the stop is the server's count, not a clock: fewer bytes left it than the
+        // body has (read to the end, the 2 GiB would have been inflated past the cap in full)
         let sent = server.waitForLine(containing: "SENT /gzip-bomb/2048")
         let parts = sent?.split(separator: " ").last?.split(separator: "/").compactMap { Int($0) } ?? []
         #expect(parts.count == 2 && parts[0] < parts[1], "\(String(describing: sent))")
