@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sixel/sixel.h>
+#include <stdio.h>
 
 static struct {
     __typeof__(&sixel_output_new) output_new;
@@ -15,13 +16,21 @@ static struct {
     __typeof__(&sixel_encode) encode;
 } lib;
 static int lib_ready;
+static char unavailable[256];
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 
 static void load_sixel(void) {
     void *h = dlopen("libsixel.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (h == NULL) return;
+    if (h == NULL) {
+        const char *why = dlerror();
+        snprintf(unavailable, sizeof unavailable, "%s", why ? why : "libsixel.so.1: cannot open");
+        return;
+    }
 #define LOOKUP(field, name) \
-    if ((*(void **)&lib.field = dlsym(h, #name)) == NULL) return;
+    if ((*(void **)&lib.field = dlsym(h, #name)) == NULL) { \
+        snprintf(unavailable, sizeof unavailable, "libsixel.so.1: no symbol %s", #name); \
+        return; \
+    }
     LOOKUP(output_new, sixel_output_new)
     LOOKUP(output_unref, sixel_output_unref)
     LOOKUP(dither_new, sixel_dither_new)
@@ -52,4 +61,9 @@ int csixel_encode(unsigned char *rgb, int width, int height, int colors,
     lib.dither_unref(dither);
     lib.output_unref(output);
     return status == SIXEL_OK ? CSIXEL_OK : CSIXEL_FAILED;
+}
+
+const char *csixel_unavailable_reason(void) {
+    pthread_once(&lib_once, load_sixel);
+    return lib_ready ? NULL : unavailable;
 }

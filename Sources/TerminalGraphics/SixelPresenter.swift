@@ -53,6 +53,12 @@ public struct SixelPresenter: ImagePresenter {
         var bytes: [UInt8] = []
     }
 
+    /// Why libsixel cannot be used (the `dlopen` error or a missing symbol), or nil when it is
+    /// loaded; opens it on first call.
+    public static var libraryUnavailableReason: String? {
+        csixel_unavailable_reason().map { String(cString: $0) }
+    }
+
     /// `image` as a complete sixel sequence (`DCS … q … ST`), 7-bit, up to 256 colours; empty
     /// when libsixel fails (out of memory) or is not installed (it is opened with `dlopen` at
     /// the first encode: `CSixel`).

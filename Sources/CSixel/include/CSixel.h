@@ -28,4 +28,10 @@ enum {
 int csixel_encode(unsigned char *rgb, int width, int height, int colors,
                   csixel_write_function write, void *priv);
 
+/**
+ * NULL when libsixel is loaded (opening it first if no encode has), else why it is not: the
+ * dlopen error or the missing symbol, a static string of at most 255 bytes.
+ */
+const char *csixel_unavailable_reason(void);
+
 #endif
