@@ -74,7 +74,9 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"], linkerSettings: [.linkedLibrary("z")]),
         // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
         // images), for the pixel presenters in TerminalGraphics.
-        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
+        // CSixel opens libsixel.so.1 with dlopen at the first sixel encode (headers from
+        // libsixel-dev), so a start-up that draws no sixel does not load it.
+        .target(name: "CSixel", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),

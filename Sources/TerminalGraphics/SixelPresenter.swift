@@ -53,16 +53,22 @@ public struct SixelPresenter: ImagePresenter {
         var bytes: [UInt8] = []
     }
 
+    /// Why libsixel cannot be used (the `dlopen` error or a missing symbol), or nil when it is
+    /// loaded; opens it on first call.
+    public static var libraryUnavailableReason: String? {
+        csixel_unavailable_reason().map { String(cString: $0) }
+    }
+
     /// `image` as a complete sixel sequence (`DCS … q … ST`), 7-bit, up to 256 colours; empty
-    /// when libsixel fails (out of memory).
+    /// when libsixel fails (out of memory) or is not installed (it is opened with `dlopen` at
+    /// the first encode: `CSixel`).
     public static func encode(_ image: RGBAImage, background: RGB, colors: Int32 = 256) -> [UInt8] {
         var rgb = composite(image, over: background)
         let sink = Sink()
         sink.bytes.reserveCapacity(image.width * image.height / 2)
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
-        var output: OpaquePointer?
-        let write: sixel_write_function = { data, size, priv in
+        let write: csixel_write_function = { data, size, priv in
             guard let data, let priv, size > 0 else { return 0 }
             let sink = Unmanaged<Sink>.fromOpaque(priv).takeUnretainedValue()
             data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) {
@@ -70,20 +76,10 @@ public struct SixelPresenter: ImagePresenter {
             }
             return size
         }
-        guard sixel_output_new(&output, write, unmanaged.toOpaque(), nil) == SIXEL_OK, let output else { return [] }
-        defer { sixel_output_unref(output) }
-        var dither: OpaquePointer?
-        guard sixel_dither_new(&dither, colors, nil) == SIXEL_OK, let dither else { return [] }
-        defer { sixel_dither_unref(dither) }
-        sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_ATKINSON)
-        let status: SIXELSTATUS = rgb.withUnsafeMutableBufferPointer { p in
-            let initialized = sixel_dither_initialize(
-                dither, p.baseAddress, Int32(image.width), Int32(image.height), SIXEL_PIXELFORMAT_RGB888,
-                SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
-            guard initialized == SIXEL_OK else { return initialized }
-            return sixel_encode(p.baseAddress, Int32(image.width), Int32(image.height), 0, dither, output)
+        let status = rgb.withUnsafeMutableBufferPointer { p in
+            csixel_encode(p.baseAddress, Int32(image.width), Int32(image.height), colors, write, unmanaged.toOpaque())
         }
-        return status == SIXEL_OK ? sink.bytes : []
+        return status == Int32(CSIXEL_OK) ? sink.bytes : []
     }
 
     /// RGB888 of `image` with straight alpha composited over `background` (in sRGB values, as

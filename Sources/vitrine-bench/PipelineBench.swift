@@ -1,17 +1,17 @@
 // The image pipeline's benchmarks (docs/PERFORMANCE.md, "Image pipeline"):
 //
 //   vitrine-bench cache-hit [IMAGE] [--iterations N] [--entries N]
-//   vitrine-bench thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] FILE...
+//   vitrine-bench thumbnails [--rounds N] [--box WxH] [--vipsthumbnail PATH] [--decode-concurrency N] FILE...
 //
 // cache-hit: IMAGE is decoded once at the browser's default thumbnail box (32x16 pixels) into
 // a memory cache that also holds N-1 other entries; then the time from the `load` call to the
 // image in hand is measured per call, N times, for each of the three ways to call the pipeline.
 //
 // thumbnails: every FILE (file URLs) goes through the real pipeline at once (memory cache off,
-// decode concurrency = cores, the pipeline's own fetch limit), and the same files through
+// decode concurrency = cores unless --decode-concurrency, the pipeline's own fetch limit), and the same files through
 // `vipsthumbnail -s WxH` in one process and split over one process per core, and against
 // libjpeg-turbo alone at the same DCT scale (the decode limit, JPEG files only), interleaved
-// round by round. Prints thumbnails per second, CPU per thumbnail and the ratios.
+// round by round. Prints thumbnails per second, CPU per thumbnail, cores used and the ratios.
 import CImageCodecs
 import Foundation
 import HalfBlock
@@ -135,7 +135,7 @@ func cacheHitBench(_ arguments: [String]) {
 // MARK: thumbnails
 
 func thumbnailsBench(_ arguments: [String]) {
-    let (options, files) = parseOptions(arguments, known: ["--rounds", "--box", "--vipsthumbnail"])
+    let (options, files) = parseOptions(arguments, known: ["--rounds", "--box", "--vipsthumbnail", "--decode-concurrency"])
     guard !files.isEmpty else { fail("thumbnails needs image files") }
     let rounds = intOption(options, "--rounds", default: 5)
     let size = box(options["--box"])
@@ -144,7 +144,8 @@ func thumbnailsBench(_ arguments: [String]) {
     let urls = files.map { URL(fileURLWithPath: $0) }
     // Memory cache off, so every round decodes every file; decode concurrency is the default
     // (one per core); file reads go through the pipeline's fetch slots like any load.
-    let configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+    var configuration = ImagePipeline.Configuration(memoryCacheBytes: 0)
+    configuration.decodeConcurrency = intOption(options, "--decode-concurrency", default: configuration.decodeConcurrency)
     let pipeline = ImagePipeline(configuration: configuration)
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-bench-\(getpid())")
     try? FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -245,8 +246,11 @@ func thumbnailsBench(_ arguments: [String]) {
     print("<!-- vitrine-bench thumbnails, \(urls.count) files, box \(size.width)x\(size.height) "
         + "(bitmap \(sample.bitmap.width)x\(sample.bitmap.height) from \(sample.sourceWidth)x\(sample.sourceHeight)), "
         + "\(rounds) rounds, \(cores) cores, decode concurrency \(configuration.decodeConcurrency) -->")
-    print("| contender | thumbnails/s, median (min-max) | CPU ms per thumbnail | pipeline ÷ this, median per round |")
-    print("|---|---|---|---|")
+    // Cores used = CPU seconds ÷ wall seconds: on this shared machine it shows how much of the
+    // two cores each contender got, apart from how much work it does per thumbnail.
+    let coresUsed = { (name: String) -> Double in median(results[name]!.map { $0.cpu / $0.wall }) }
+    print("| contender | thumbnails/s, median (min-max) | CPU ms per thumbnail | cores used (CPU ÷ wall) | pipeline ÷ this, median per round |")
+    print("|---|---|---|---|---|")
     for (name, label, ratio) in [
         ("pipeline", "ImagePipeline, file URLs, all \(urls.count) loads at once", nil),
         ("vips1", "`vipsthumbnail -s \(size.width)x\(size.height)`, one process, all files", ratio1),
@@ -254,7 +258,8 @@ func thumbnailsBench(_ arguments: [String]) {
         ("raw", "libjpeg-turbo alone at the same DCT scale, \(cores) threads (the decode limit)", ratioRaw),
     ] as [(String, String, Double?)] {
         let r = rate(name)
-        print(String(format: "| %@ | %.1f (%.1f-%.1f) | %.1f | %@ |", label, median(r), r.min()!, r.max()!, cpuPer(name),
+        print(String(format: "| %@ | %.1f (%.1f-%.1f) | %.1f | %.2f | %@ |", label, median(r), r.min()!, r.max()!, cpuPer(name),
+            coresUsed(name),
             ratio.map { String(format: "%.2f", $0) } ?? "-"))
     }
 }

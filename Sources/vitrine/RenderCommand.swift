@@ -96,6 +96,9 @@ enum RenderCommand {
         let image = try load(request, argument: argument)
         let bytes = presenter.show(image.bitmap, in: area)
         guard !bytes.isEmpty else {
+            if capabilities.pixels == .sixel, let reason = SixelPresenter.libraryUnavailableReason {
+                throw Failure(status: .software, message: "\(argument): libsixel is not available: \(reason)")
+            }
             throw Failure(status: .software, message: "\(argument): the \(capabilities.pixels) encoder failed")
         }
         Output.picture(bytes)

@@ -230,6 +230,16 @@ struct SixelPresenterTests {
         return try #require(PNG.decode([UInt8](try Data(contentsOf: png))))
     }
 
+    @Test("libsixel is opened with dlopen at first use and reports itself available (libsixel-dev installed)")
+    func libraryOpens() {
+        // libsixel.so.1 is installed with libsixel-dev (BUILD_PACKAGES): the lookup must succeed,
+        // and an encode of one pixel must give a sequence that starts with DCS and ends with ST.
+        #expect(SixelPresenter.libraryUnavailableReason == nil)
+        let bytes = SixelPresenter.encode(RGBAImage(width: 1, height: 1, pixels: [255, 0, 0, 255]), background: RGB(0, 0, 0))
+        #expect(bytes.starts(with: [0x1B, 0x50]))
+        #expect(bytes.suffix(2).elementsEqual([0x1B, 0x5C]))
+    }
+
     @Test("libsixel's output decodes (ImageMagick) to the picture at its size, PSNR over 30 dB")
     func roundTrip() throws {
         // Given a smooth 120x80 picture
