@@ -131,8 +131,8 @@ let package = Package(
         // `swift run -c release vitrine-bench`: the renderer's cost per thumbnail row and per frame.
         .executableTarget(name: "vitrine-bench", dependencies: ["HalfBlock", "ImagePipeline", "CImageCodecs", "TerminalGraphics", "Gallery", "TerminalUI", "Browse"], path: "Sources/vitrine-bench"),
         // The test doubles that more than one test target uses: the loopback server
-        // (Tests/Fixtures/galleryserver.py) and waiting for what other threads change.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // (Tests/Fixtures/galleryserver.py), waiting for what other threads change, and picture scores.
+        .target(name: "TestSupport", dependencies: ["Locking", "HalfBlock"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "Locking", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HalfBlockTests", dependencies: ["HalfBlock"], swiftSettings: swiftSettings),
@@ -154,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalGraphicsTests",
-            dependencies: ["TerminalGraphics", "TerminalUI", "HalfBlock"],
+            dependencies: ["TerminalGraphics", "TerminalUI", "HalfBlock", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import HalfBlock
 import Testing
+import TestSupport
 
 @testable import ImagePipeline
 
@@ -31,18 +32,6 @@ struct RegionDecodingTests {
             out += image.pixels[start..<(start + 4 * width)]
         }
         return RGBAImage(width: width, height: height, pixels: out)
-    }
-
-    func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-        var sum = 0.0
-        for i in 0..<(a.width * a.height) {
-            for c in 0..<3 {
-                let d = Double(a.pixels[4 * i + c]) - Double(b.pixels[4 * i + c])
-                sum += d * d
-            }
-        }
-        let mse = sum / Double(a.width * a.height * 3)
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 
     @Test("at 1:1 with no shrink, the region is exactly those pixels of the whole decode")

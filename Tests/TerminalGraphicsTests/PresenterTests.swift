@@ -1,6 +1,7 @@
 import Foundation
 import HalfBlock
 import Testing
+import TestSupport
 
 @testable import TerminalGraphics
 @testable import TerminalUI
@@ -32,20 +33,6 @@ enum Pictures {
             }
         }
         return out
-    }
-
-    /// PSNR in dB of the RGB channels of `b` against `a` (same size).
-    static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-        precondition(a.width == b.width && a.height == b.height)
-        var sum = 0.0
-        for i in 0..<(a.width * a.height) {
-            for c in 0..<3 {
-                let d = Double(a.pixels[4 * i + c]) - Double(b.pixels[4 * i + c])
-                sum += d * d
-            }
-        }
-        let mse = sum / Double(a.width * a.height * 3)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 }
 
@@ -253,7 +240,7 @@ struct SixelPresenterTests {
         // And ImageMagick reads it back as the same picture
         let decoded = try decodeWithImageMagick(sixel)
         #expect(decoded.width == 120 && decoded.height == 80)
-        let score = Pictures.psnr(image, decoded)
+        let score = psnr(image, decoded)
         #expect(score > 30, "PSNR \(score) dB")
     }
 
