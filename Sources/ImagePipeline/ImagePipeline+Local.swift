@@ -23,13 +23,7 @@ extension ImagePipeline {
         _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
         shrink: Bool = true
     ) -> Result<DecodedImage, ImagePipeline.Error> {
-        let read: Result<Data, ImagePipeline.Error>
-        switch url.scheme?.lowercased() {
-        case "file": read = LocalData.readFile(url, limit: configuration.maxResponseBytes)
-        case "data": read = LocalData.decodeDataURL(url, limit: configuration.maxResponseBytes)
-        default: return .failure(.unsupportedURL(url.absoluteString))
-        }
-        switch read {
+        switch readLocal(url, limit: configuration.maxResponseBytes) {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
@@ -70,13 +64,7 @@ extension ImagePipeline {
         _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
         streaming body: (RGBARowSource) -> T?
     ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
-        let read: Result<Data, ImagePipeline.Error>
-        switch url.scheme?.lowercased() {
-        case "file": read = LocalData.readFile(url, limit: configuration.maxResponseBytes)
-        case "data": read = LocalData.decodeDataURL(url, limit: configuration.maxResponseBytes)
-        default: return .failure(.unsupportedURL(url.absoluteString))
-        }
-        switch read {
+        switch readLocal(url, limit: configuration.maxResponseBytes) {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
@@ -97,6 +85,18 @@ extension ImagePipeline {
             } catch {
                 return .failure(error)
             }
+        }
+    }
+}
+
+extension ImagePipeline {
+    /// The bytes of a `file:` or `data:` URL, at most `limit` bytes, with the errors of
+    /// ``LocalData``; any other scheme is `.unsupportedURL`. Shared by both `decodeLocal`s.
+    fileprivate static func readLocal(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
+        switch url.scheme?.lowercased() {
+        case "file": return LocalData.readFile(url, limit: limit)
+        case "data": return LocalData.decodeDataURL(url, limit: limit)
+        default: return .failure(.unsupportedURL(url.absoluteString))
         }
     }
 }
