@@ -239,4 +239,67 @@ struct PictureWorkerTests {
             #expect(sentinel.set, "\(p): an encode was asked in the second loop")
         }
     }
+
+    @Test("sixel animation slower to encode than its frame delay: each late frame is drawn when it comes, not dropped")
+    func lateFramesDrawn() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = Harness(count: 3)
+        h.app.pixels = (.sixel, Self.context)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        _ = turn(h)
+        h.app.apply(view.ticket!, .success(FullViewAnimationTests.animated))
+        // The worker is held in frame 0's answer while two frame delays pass.
+        let gate = posts.hold()
+        #expect(turn(h).isEmpty, "frame 0 is being encoded")
+        let frame0 = try #require(posts.next())
+        for _ in 0..<2 {
+            h.app.advanceFrames(now: try #require(h.app.frameDue))
+            _ = turn(h)
+        }
+        #expect(view.frameIndex == 2)
+        gate.signal()
+        frame0()
+        let drawn = turn(h)
+        #expect(drawn.contains("\u{1B}P"), "the late frame is drawn")
+        #expect(view.staleAnswers == 0)
+        // Frame 2, asked while frame 0 was in work, comes next; the loop then reaches frame 0
+        // again, which was kept when it came: drawn at once, with no encode asked.
+        let frame2 = try #require(posts.next())
+        frame2()
+        _ = turn(h)
+        h.app.advanceFrames(now: try #require(h.app.frameDue))
+        #expect(view.frameIndex == 0)
+        #expect(turn(h).contains("\u{1B}P"))
+        final class Flag: @unchecked Sendable { var set = false }
+        let sentinel = Flag()
+        worker.submit(
+            PictureWorker.Request(
+                token: -1, source: Self.photo.bitmap, cut: nil, encoder: PictureEncoder(.sixel, context: Self.context))
+        ) { _ in sentinel.set = true }
+        let next = try #require(posts.next())
+        next()
+        #expect(sentinel.set, "an encode was asked for the kept frame 0")
+        #expect(worker.counts.superseded == 1, "frame 1 was never made")
+    }
+
+    @Test("leaving a sixel or iTerm2 picture repaints the terminal whole; kitty's is deleted by id, with no repaint")
+    func leavingCellPicturesRepaints() throws {
+        for p in [PixelProtocol.sixel, .iterm, .kitty] {
+            let h = Harness(count: 3)
+            h.app.pixels = (p, Self.context)
+            h.app.handle(.enter)
+            let view = h.app.top as! ImageView
+            _ = turn(h)
+            h.app.apply(view.ticket!, .success(Self.photo))
+            #expect(!turn(h).isEmpty, "\(p): the picture is drawn")
+            #expect(!h.app.repaintRequested)
+            h.app.handle(.character("q"))
+            #expect(!(h.app.top is ImageView))
+            #expect(h.app.repaintRequested == (p != .kitty), "\(p)")
+            #expect(!h.app.pixelOutputBeforeRefresh().isEmpty, "\(p): the picture is taken off too")
+        }
+    }
 }

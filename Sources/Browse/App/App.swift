@@ -338,6 +338,9 @@ public final class App {
             let view = stack.removeLast()
             if let image = view as? ImageView {
                 image.close()
+                // A sixel or iTerm2 picture: the next turn repaints the terminal from scratch
+                // (as ^L does), so no pixel of it stays under the gallery's blank cells.
+                if image.showsPictureInCells { repaintRequested = true }
                 pendingPixelOutput += image.removeOutput()
                 gallery.select(id: image.item)
             }

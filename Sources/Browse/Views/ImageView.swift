@@ -62,6 +62,9 @@ public final class ImageView: BrowseView {
     public var worker: PictureWorker?
     /// The last picture asked of the worker: its token and the state it is for.
     private var asked: (token: Int, key: PictureKey)?
+    /// The states of the pictures asked and not answered yet, by token (the worker answers in
+    /// token order, and never a superseded request, so an answer retires every older token).
+    private var unanswered: [Int: PictureKey] = [:]
     private var nextToken = 0
     /// Answers of the worker dropped because the state had changed before they came (tests).
     public private(set) var staleAnswers = 0
@@ -396,28 +399,48 @@ public final class ImageView: BrowseView {
         }
         if asked?.key != wanted.key {
             asked = (nextToken, wanted.key)
+            unanswered[nextToken] = wanted.key
             nextToken += 1
             worker.submit(request) { [weak self] result in self?.received(result) }
         }
         return nil
     }
 
-    /// The worker's answer, on the main thread: kept when it is for the state asked last and
-    /// that state is still the one to show (the next turn's ``terminalOutput(fullRepaint:)``
+    /// The worker's answer, on the main thread: kept when the state it was asked for is still
+    /// the one to show (the next turn's ``terminalOutput(fullRepaint:)``
     /// writes it), else dropped. An animation frame asked last is kept for the next loops even
-    /// when the animation has moved on to another frame meanwhile.
+    /// when the animation has moved on to another frame meanwhile, and shown (sixel, iTerm2).
     private func received(_ result: PictureWorker.Result) {
-        guard let asked, asked.token == result.token else {
+        let key = unanswered[result.token]
+        unanswered = unanswered.filter { $0.key > result.token }
+        guard let key else {
             staleAnswers += 1
             return
         }
-        keepFrame(result.encoded, for: asked.key)
-        self.asked = nil
-        guard asked.key == pictureKey else {
+        keepFrame(result.encoded, for: key)
+        if asked?.token == result.token { asked = nil }
+        let current = pictureKey
+        guard key == current else {
+            if isLateFrame(key, current) {
+                // The animation moved on while this frame was encoded (the encode is slower
+                // than the frame delay): it is shown now, as the current frame, so playback
+                // drops frames at the encoder's pace instead of never drawing one.
+                ready = (current, result.encoded)
+                return
+            }
             staleAnswers += 1
             return
         }
-        ready = (asked.key, result.encoded)
+        ready = (key, result.encoded)
+    }
+
+    /// True when `answer` is an earlier frame of the animation now playing at `current` (same
+    /// decode, neither the thumbnail preview), with a presenter whose frames are whole pictures
+    /// (sixel, iTerm2; kitty numbers the frames it keeps, so a frame is never shown under
+    /// another's number).
+    private func isLateFrame(_ answer: PictureKey, _ current: PictureKey) -> Bool {
+        schedule != nil && !answer.preview && !current.preview && answer.generation == generation
+            && current.generation == generation && !(presenter is KittyPresenter)
     }
 
     /// Keeps an animation frame's encoding for the next loops (sixel and iTerm2), within
@@ -572,6 +595,14 @@ public final class ImageView: BrowseView {
         // replaces the old one in the same write after the refresh: no blank frame between.
         if let current = wantedPicture(), current.area == shown?.area { return [] }
         return removeOutput()
+    }
+
+    /// True when a picture is on the screen and lives in the terminal's cells (sixel, iTerm2:
+    /// kitty's live in placements, taken off by id). Erasing those cells does not always take
+    /// all of it off (xterm keeps sixel pixels a curses update leaves alone and scrolls them back
+    /// with the text), so the view that covers it repaints the screen whole.
+    public var showsPictureInCells: Bool {
+        shown != nil && presenter != nil && !(presenter is KittyPresenter)
     }
 
     /// Identifies the picture drawn.
