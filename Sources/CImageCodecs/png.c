@@ -39,6 +39,23 @@ static int idat_intact(const unsigned char *p, size_t len) {
     return seen;
 }
 
+/* libspng's error as a message for the user: the few a damaged or hostile file gives are said
+   the same way on every path (whole or row by row); the rest keep libspng's own text. */
+static const char *png_error_text(int rc) {
+    switch (rc) {
+    case SPNG_ECHUNK_CRC: return "a chunk's CRC-32 does not match (damaged file)";
+    case SPNG_EOF:
+    case SPNG_EIDAT_TOO_SHORT:
+    case SPNG_EIDAT_STREAM: return "truncated or damaged image data (IDAT)";
+    case SPNG_EOVERFLOW:
+    case SPNG_EWIDTH:
+    case SPNG_EHEIGHT:
+    case SPNG_EUSER_WIDTH:
+    case SPNG_EUSER_HEIGHT: return "the image's width or height is too large to decode";
+    default: return spng_strerror(rc);
+    }
+}
+
 /* A decoder over `buf` with its header read into *ihdr; NULL with the error text when either
    fails. PNG's own limit on a side (2^31 - 1) is far beyond any pixel cap; the cap decides. */
 static spng_ctx *open_png(const void *buf, size_t len, struct spng_ihdr *ihdr, char *err, size_t errlen) {
@@ -53,7 +70,7 @@ static spng_ctx *open_png(const void *buf, size_t len, struct spng_ihdr *ihdr, c
     int rc = spng_set_png_buffer(ctx, buf, len);
     if (rc == 0) rc = spng_get_ihdr(ctx, ihdr);
     if (rc != 0) {
-        ccodec_set_error(err, errlen, spng_strerror(rc));
+        ccodec_set_error(err, errlen, png_error_text(rc));
         spng_ctx_free(ctx);
         return NULL;
     }
@@ -90,7 +107,7 @@ static int decode_png(const void *buf, size_t len, int64_t max_pixels, unsigned 
     size_t size = 0;
     int rc = spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &size);
     if (rc != 0 || size != (size_t)ihdr.width * ihdr.height * 4) {
-        ccodec_set_error(err, errlen, rc ? spng_strerror(rc) : "unexpected decoded size");
+        ccodec_set_error(err, errlen, rc ? png_error_text(rc) : "unexpected decoded size");
         spng_ctx_free(ctx);
         return CCODEC_CORRUPT;
     }
@@ -110,7 +127,7 @@ static int decode_png(const void *buf, size_t len, int64_t max_pixels, unsigned 
        not applied: sRGB is assumed, as browsers do for untagged images. */
     rc = spng_decode_image(ctx, pixels, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS);
     if (rc != 0) {
-        ccodec_set_error(err, errlen, spng_strerror(rc));
+        ccodec_set_error(err, errlen, png_error_text(rc));
         if (pixels != dst) free(pixels);
         spng_ctx_free(ctx);
         return CCODEC_CORRUPT;
@@ -178,9 +195,17 @@ ccodec_png_rows *ccodec_png_rows_open(const void *buf, size_t len, int64_t max_p
     }
     /* Adam7 comes in passes, and an ICC profile converts the whole image: both whole. */
     struct spng_iccp iccp;
-    if (ihdr.interlace_method != 0 || spng_get_iccp(ctx, &iccp) == 0) {
+    int icc = ihdr.interlace_method != 0 ? 0 : spng_get_iccp(ctx, &iccp);
+    if (icc == 0) {
         spng_ctx_free(ctx);
         *status = CCODEC_OK;
+        return NULL;
+    }
+    /* Reading up to the first IDAT for the profile failed (a damaged PLTE, say): that error,
+       not the decoder's later "bad state". */
+    if (icc != SPNG_ECHUNKAVAIL) {
+        ccodec_set_error(err, errlen, png_error_text(icc));
+        spng_ctx_free(ctx);
         return NULL;
     }
     /* Every IDAT chunk whole and CRC-checked before the first row is handed out. */
@@ -192,7 +217,7 @@ ccodec_png_rows *ccodec_png_rows_open(const void *buf, size_t len, int64_t max_p
     int rc = spng_decode_image(ctx, NULL, 0, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS | SPNG_DECODE_PROGRESSIVE);
     ccodec_png_rows *r = rc == 0 ? malloc(sizeof *r) : NULL;
     if (r == NULL) {
-        ccodec_set_error(err, errlen, rc ? spng_strerror(rc) : "out of memory");
+        ccodec_set_error(err, errlen, rc ? png_error_text(rc) : "out of memory");
         spng_ctx_free(ctx);
         return NULL;
     }
@@ -214,7 +239,7 @@ int ccodec_png_rows_next(ccodec_png_rows *r, unsigned char *row, size_t rowlen, 
         return CCODEC_OK;
     }
     if (rc != 0) {
-        ccodec_set_error(err, errlen, spng_strerror(rc));
+        ccodec_set_error(err, errlen, png_error_text(rc));
         r->done = 1;
         return CCODEC_CORRUPT;
     }

@@ -88,6 +88,20 @@ struct StreamedDecodeTests {
         }
     }
 
+    @Test("a damaged chunk before the image data (IHDR's CRC) is named as such, row by row and whole, not as the decoder's later state")
+    func damagedHeaderNamed() throws {
+        var data = try Data(contentsOf: Self.folder.appendingPathComponent("rgb16.png"))
+        data[32] ^= 0xFF  // the last byte of IHDR's CRC: signature 8, length 4, type 4, data 13, CRC 29-32
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-stream-ihdr-crc.png")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let streamed = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64) { _ -> Int? in 1 }
+        let whole = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64, shrink: false)
+        for (label, message) in [("streamed", streamed.failureText), ("whole", whole.failureText)] {
+            #expect(message?.contains("CRC-32 does not match") == true, "\(label): \(message ?? "no failure")")
+        }
+    }
+
     @Test("the pixel cap refuses a big PNG from its header")
     func pixelCap() throws {
         var configuration = ImagePipeline.Configuration()
@@ -114,5 +128,13 @@ struct StreamedDecodeTests {
         }
         #expect(HalfBlockRenderer.render(source, columns: 2, rows: 2, options: Self.options) == nil)
         #expect(served == 4)
+    }
+}
+
+extension Result where Failure == ImagePipeline.Error {
+    /// The text of a `.corrupt` failure, nil for success or another error.
+    fileprivate var failureText: String? {
+        guard case .failure(.corrupt(let text)) = self else { return nil }
+        return text
     }
 }
