@@ -434,7 +434,7 @@ public final class ImageView: BrowseView {
         ready = (key, result.encoded)
     }
 
-    /// True when `answer` is an earlier frame of the animation now playing at `current` (same
+    /// True when `answer` is another frame of the animation now playing at `current` (same
     /// decode, neither the thumbnail preview), with a presenter whose frames are whole pictures
     /// (sixel, iTerm2; kitty numbers the frames it keeps, so a frame is never shown under
     /// another's number).
