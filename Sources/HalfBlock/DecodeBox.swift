@@ -13,8 +13,8 @@ extension HalfBlockRenderer {
     /// The pixel box to decode a picture in for a box of at most `columns` x `rows` cells
     /// (`oversampling` decoded pixels per half-block pixel along each axis). A decoder that
     /// shrinks to fit this box, aspect kept, never enlarged, hands the renderer enough pixels.
-    public static func decodeBox(columns: Int, rows: Int, oversampling: Int = decodeOversampling) -> (width: Int, height: Int) {
+    public static func decodeBox(columns: Int, rows: Int, oversampling: Int = decodeOversampling) -> PixelSize {
         let k = max(1, oversampling)
-        return (max(1, columns) * k, max(1, rows) * 2 * k)
+        return PixelSize(width: max(1, columns) * k, height: max(1, rows) * 2 * k)
     }
 }

@@ -22,8 +22,7 @@ public struct HalfBlockPresenter: ImagePresenter {
     var cellAspect: Double { Double(context.cellHeight) / Double(context.cellWidth) }
 
     public func pixelBox(for area: CellArea, imageSize: PixelSize) -> PixelSize {
-        let box = HalfBlockRenderer.decodeBox(columns: area.columns, rows: area.rows)
-        return PixelSize(width: box.width, height: box.height)
+        HalfBlockRenderer.decodeBox(columns: area.columns, rows: area.rows)
     }
 
     /// The grid for `image` fitted in `area` (aspect kept, using the cell aspect), and its bytes.

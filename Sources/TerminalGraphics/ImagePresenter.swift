@@ -25,16 +25,6 @@ public struct CellArea: Sendable, Equatable {
     }
 }
 
-/// A size in pixels.
-public struct PixelSize: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-}
-
 /// Draws a decoded image in a rectangle of cells, with one terminal graphics protocol.
 ///
 /// The seam between the viewer and the terminal: the full view asks ``pixelBox(for:imageSize:)``

@@ -1,3 +1,5 @@
+import HalfBlock
+
 /// A pan region: a part of the image larger than the area, at the viewport's scale, sent to a
 /// terminal that keeps images (kitty) once, so that each pan step inside it is a placement of
 /// a part of it (a source rectangle) instead of new pixels.

@@ -1,3 +1,5 @@
+import HalfBlock
+
 /// The zoom and pan state of the full image view, pure: which part of the image is on screen,
 /// at what scale, and what decode that needs.
 ///

@@ -1,3 +1,4 @@
+import HalfBlock
 import Testing
 
 @testable import Browse
@@ -80,13 +81,13 @@ struct GalleryLayoutTests {
 struct SizesTests {
     @Test("half blocks decode at twice the half-block grid each way; a pixel protocol at the cells' pixels")
     func rule() {
-        #expect(Sizes.decodeBox(for: CellSize(columns: 8, rows: 4)) == PixelBox(width: 16, height: 16))
-        #expect(Sizes.decodeBox(for: CellSize(columns: 80, rows: 23)) == PixelBox(width: 160, height: 92))
+        #expect(Sizes.decodeBox(for: CellSize(columns: 8, rows: 4)) == PixelSize(width: 16, height: 16))
+        #expect(Sizes.decodeBox(for: CellSize(columns: 80, rows: 23)) == PixelSize(width: 160, height: 92))
         #expect(
-            Sizes.decodeBox(for: CellSize(columns: 80, rows: 23), cellPixels: PixelBox(width: 10, height: 20))
-                == PixelBox(width: 800, height: 460))
+            Sizes.decodeBox(for: CellSize(columns: 80, rows: 23), cellPixels: PixelSize(width: 10, height: 20))
+                == PixelSize(width: 800, height: 460))
         // Degenerate boxes still decode something
-        #expect(Sizes.decodeBox(for: CellSize(columns: 0, rows: -3)) == PixelBox(width: 2, height: 4))
+        #expect(Sizes.decodeBox(for: CellSize(columns: 0, rows: -3)) == PixelSize(width: 2, height: 4))
     }
 
     @Test("the list's and the grid's thumbnails and the full view all ask the pipeline for the rule's box")
@@ -94,16 +95,16 @@ struct SizesTests {
         let h = Harness(count: 20, lines: 24, columns: 80, mode: .list)
         let list = h.gallery.layout
         #expect(list.pixelBox == Sizes.decodeBox(for: CellSize(columns: list.box.columns, rows: list.box.rows)))
-        #expect(h.loader.requested.last.map { PixelBox(width: $0.width, height: $0.height) } == list.pixelBox)
+        #expect(h.loader.requested.last.map { PixelSize(width: $0.width, height: $0.height) } == list.pixelBox)
         h.type("v")
         let grid = h.gallery.layout
         #expect(grid.pixelBox == Sizes.decodeBox(for: CellSize(columns: grid.box.columns, rows: grid.box.rows)))
-        #expect(h.loader.requested.last.map { PixelBox(width: $0.width, height: $0.height) } == grid.pixelBox)
+        #expect(h.loader.requested.last.map { PixelSize(width: $0.width, height: $0.height) } == grid.pixelBox)
         h.type(.enter)
         // The full view: the whole screen less the status line
         #expect(h.app.top is ImageView)
         #expect(
-            h.loader.requested.last.map { PixelBox(width: $0.width, height: $0.height) }
+            h.loader.requested.last.map { PixelSize(width: $0.width, height: $0.height) }
                 == Sizes.decodeBox(for: CellSize(columns: 80, rows: 23)))
     }
 }

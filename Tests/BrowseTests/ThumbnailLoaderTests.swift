@@ -296,7 +296,7 @@ struct ThumbnailLoaderSizeTests {
         let interest = Interest(
             visible: visible, lookahead: (52..<56).map(ItemID.init) + (36..<40).reversed().map(ItemID.init),
             keep: Set((28..<64).map(ItemID.init)), priority: { $0.index >= 40 && $0.index < 52 ? $0.index - 40 : 12 + abs($0.index - 46) })
-        rows.update(interest, pixelBox: PixelBox(width: 16, height: 16))
+        rows.update(interest, pixelBox: PixelSize(width: 16, height: 16))
         #expect(loader.requestedRows == Array(40..<56) + [39, 38, 37, 36])
         #expect(loader.requested.prefix(12).map(\.priority) == Array(0..<12))
         // Nothing outside the look-ahead is requested

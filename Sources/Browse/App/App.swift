@@ -1,4 +1,5 @@
 import Gallery
+import HalfBlock
 import ImagePipeline
 import TerminalGraphics
 import TerminalUI
@@ -420,7 +421,7 @@ public final class App {
     private struct InterestKey: Equatable {
         var visible: Range<Int>
         var perRow: Int
-        var box: PixelBox
+        var box: PixelSize
         var list: Int
         var paging: BrowseModel.Paging
     }

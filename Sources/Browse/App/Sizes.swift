@@ -11,18 +11,6 @@ public struct CellSize: Hashable, Sendable {
     }
 }
 
-/// A decode size in pixels (the pipeline's box: the image is shrunk to fit inside it, aspect
-/// kept, never enlarged).
-public struct PixelBox: Hashable, Sendable {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-}
-
 /// The one decode-box rule of the browser: how many pixels to ask the pipeline for to show an
 /// image in a box of cells. The list's and the grid's thumbnails (`GalleryLayout.pixelBox`)
 /// and the full view (`ImageView`) all ask here.
@@ -40,12 +28,11 @@ public enum Sizes {
     /// `rows x 4` pixels. With a pixel protocol, the cells' own pixels (`cells` times the
     /// terminal's cell size in pixels): never more than the terminal shows. Each side at
     /// least 1.
-    public static func decodeBox(for cells: CellSize, cellPixels: PixelBox? = nil) -> PixelBox {
+    public static func decodeBox(for cells: CellSize, cellPixels: PixelSize? = nil) -> PixelSize {
         let columns = max(1, cells.columns), rows = max(1, cells.rows)
         if let cell = cellPixels {
-            return PixelBox(width: columns * max(1, cell.width), height: rows * max(1, cell.height))
+            return PixelSize(width: columns * max(1, cell.width), height: rows * max(1, cell.height))
         }
-        let box = HalfBlockRenderer.decodeBox(columns: columns, rows: rows, oversampling: halfBlockOversampling)
-        return PixelBox(width: box.width, height: box.height)
+        return HalfBlockRenderer.decodeBox(columns: columns, rows: rows, oversampling: halfBlockOversampling)
     }
 }

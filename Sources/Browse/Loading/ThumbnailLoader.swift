@@ -1,5 +1,6 @@
 import Foundation
 import Gallery
+import HalfBlock
 import ImagePipeline
 
 /// What the thumbnail loader needs from the image pipeline: the seam tests replace with a mock.
@@ -68,7 +69,7 @@ public final class ThumbnailLoader {
     private var ticketItems: [ImagePipeline.Ticket: Int] = [:]
     private var inFlight: [Int: ImagePipeline.Ticket] = [:]
     /// Box each loaded bitmap was decoded for.
-    private var loadedBoxes: [Int: PixelBox] = [:]
+    private var loadedBoxes: [Int: PixelSize] = [:]
     /// Items holding a bitmap (`.loaded`), to let go of those that go far away.
     private var loadedItems = Set<Int>()
     /// The items: a thumbnail URL is kept as a string until it is requested (a `URL` per item
@@ -160,7 +161,7 @@ public final class ThumbnailLoader {
     /// - Parameter pixelBox: the decoded size to ask for.
     /// - Returns: items whose phase changed (to redraw).
     @discardableResult
-    public func update(_ interest: Interest, pixelBox: PixelBox) -> Set<ItemID> {
+    public func update(_ interest: Interest, pixelBox: PixelSize) -> Set<ItemID> {
         var changed = Set<ItemID>()
         for (ticket, i) in ticketItems where !interest.keep.contains(ItemID(i)) {
             loader.cancel(ticket)
@@ -230,11 +231,11 @@ public final class ThumbnailLoader {
                 let d = id.index < visible.lowerBound ? visible.lowerBound - id.index : id.index - visible.upperBound + 1
                 return perPage + d
             })
-        return update(interest, pixelBox: PixelBox(width: pixelBox.width, height: pixelBox.height))
+        return update(interest, pixelBox: PixelSize(width: pixelBox.width, height: pixelBox.height))
     }
 
     /// Loads `id` again with a fresh download (`r`), dropping any load in flight for it.
-    public func retry(_ id: ItemID, pixelBox: PixelBox) {
+    public func retry(_ id: ItemID, pixelBox: PixelSize) {
         let i = id.index
         if let ticket = inFlight[i] {
             loader.cancel(ticket)
@@ -246,7 +247,7 @@ public final class ThumbnailLoader {
     }
 
     public func retry(_ index: Int, pixelBox: (width: Int, height: Int)) {
-        retry(ItemID(index), pixelBox: PixelBox(width: pixelBox.width, height: pixelBox.height))
+        retry(ItemID(index), pixelBox: PixelSize(width: pixelBox.width, height: pixelBox.height))
     }
 
     /// Applies one finished load. Returns the item it changed, or nil when the answer is stale.
@@ -284,7 +285,7 @@ public final class ThumbnailLoader {
         return ItemID(i)
     }
 
-    private var requestedBoxes: [ImagePipeline.Ticket: PixelBox] = [:]
+    private var requestedBoxes: [ImagePipeline.Ticket: PixelSize] = [:]
     /// Items drawn from a stale disk-cache entry being revalidated, by ticket: a newer image
     /// may still come for them (`apply(_:_:revalidating:replacement:)`).
     private var replaceableItems: [ImagePipeline.Ticket: Int] = [:]
@@ -302,7 +303,7 @@ public final class ThumbnailLoader {
         requestedBoxes.removeAll()
     }
 
-    private func start(_ i: Int, pixelBox: PixelBox, reload: Bool, priority: Int) {
+    private func start(_ i: Int, pixelBox: PixelSize, reload: Bool, priority: Int) {
         guard let url = items[i].thumbnailURL else {
             set(i, .noImage)
             return

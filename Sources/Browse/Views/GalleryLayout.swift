@@ -1,3 +1,5 @@
+import HalfBlock
+
 /// Where the gallery's slots go on screen, in the list or the grid, for one thumbnail size.
 ///
 /// A slot holds one item (or the "loading more" slot after the last). Slots fill rows of
@@ -62,7 +64,7 @@ public struct GalleryLayout: Equatable, Sendable {
 
     /// The pixel box thumbnails are decoded at (``Sizes/decodeBox(for:cellPixels:)``: twice the
     /// half-block grid each way).
-    public var pixelBox: PixelBox { Sizes.decodeBox(for: CellSize(columns: box.columns, rows: box.rows)) }
+    public var pixelBox: PixelSize { Sizes.decodeBox(for: CellSize(columns: box.columns, rows: box.rows)) }
 
     /// Top-left cell of the slot at `row` (counted from the first row on screen) and `column`.
     public func origin(row: Int, column: Int) -> (y: Int, x: Int) {

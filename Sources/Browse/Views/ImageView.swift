@@ -40,7 +40,7 @@ public final class ImageView: BrowseView {
     /// The load in flight (its answer is the only one that counts).
     public private(set) var ticket: ImagePipeline.Ticket?
     /// Pixel box the image was requested at.
-    private var requested = PixelBox(width: 0, height: 0)
+    private var requested = PixelSize(width: 0, height: 0)
     private var grid: CellGrid?
     /// Where a zoomed grid goes (cells from the top-left); nil: centred.
     private var gridOffset: (columns: Int, rows: Int)?
@@ -60,11 +60,12 @@ public final class ImageView: BrowseView {
     /// Cuts and encodes pictures off the main thread (set by the app; nil: here, at once, as
     /// the unit tests' harness runs).
     public var worker: PictureWorker?
-    /// The last picture asked of the worker: its token and the state it is for.
-    private var asked: (token: Int, key: PictureKey)?
     /// The states of the pictures asked and not answered yet, by token (the worker answers in
     /// token order, and never a superseded request, so an answer retires every older token).
     private var unanswered: [Int: PictureKey] = [:]
+    /// The state of the last picture asked of the worker while its answer is still to come: the
+    /// newest token's entry in ``unanswered`` (nil once that token is answered).
+    private var lastAsked: PictureKey? { unanswered.max { $0.key < $1.key }?.value }
     private var nextToken = 0
     /// Answers of the worker dropped because the state had changed before they came (tests).
     public private(set) var staleAnswers = 0
@@ -160,10 +161,10 @@ public final class ImageView: BrowseView {
     /// The pixel box for the screen: with a pixel presenter the area's pixels (cells times the
     /// cell's pixel size: never more than the screen shows); with half blocks twice the
     /// half-block grid of the whole screen.
-    var pixelBox: PixelBox {
+    var pixelBox: PixelSize {
         Sizes.decodeBox(
             for: CellSize(columns: columns, rows: lines - 1),
-            cellPixels: context.map { PixelBox(width: $0.cellWidth, height: $0.cellHeight) })
+            cellPixels: context.map { PixelSize(width: $0.cellWidth, height: $0.cellHeight) })
     }
 
     public func layout(lines: Int, columns: Int) {
@@ -397,8 +398,7 @@ public final class ImageView: BrowseView {
             ready = (wanted.key, encoded)
             return encoded
         }
-        if asked?.key != wanted.key {
-            asked = (nextToken, wanted.key)
+        if lastAsked != wanted.key {
             unanswered[nextToken] = wanted.key
             nextToken += 1
             worker.submit(request) { [weak self] result in self?.received(result) }
@@ -418,7 +418,6 @@ public final class ImageView: BrowseView {
             return
         }
         keepFrame(result.encoded, for: key)
-        if asked?.token == result.token { asked = nil }
         let current = pictureKey
         guard key == current else {
             if isLateFrame(key, current) {
