@@ -44,6 +44,7 @@ static int idat_intact(const unsigned char *p, size_t len) {
 static const char *png_error_text(int rc) {
     switch (rc) {
     case SPNG_ECHUNK_CRC: return "a chunk's CRC-32 does not match (damaged file)";
+    case SPNG_IO_EOF: /* the buffer ended inside a chunk (libspng: "end of stream") */
     case SPNG_EOF:
     case SPNG_EIDAT_TOO_SHORT:
     case SPNG_EIDAT_STREAM: return "truncated or damaged image data (IDAT)";
@@ -123,19 +124,21 @@ static int decode_png(const void *buf, size_t len, int64_t max_pixels, unsigned 
         spng_ctx_free(ctx);
         return CCODEC_CORRUPT;
     }
+    /* Every IDAT chunk whole and CRC-32 intact before any pixel is decoded, as row by row
+       (ccodec_png_rows_open): a PNG cut short after the image data (no IEND) still loses no
+       pixel, but one cut inside IDAT, or with a damaged IDAT, fails here with the same text on
+       both paths (decoding first, a cut file failed as libspng's "end of stream"). */
+    if (!idat_intact((const unsigned char *)buf, len)) {
+        ccodec_set_error(err, errlen, "truncated or damaged image data (IDAT)");
+        if (pixels != dst) free(pixels);
+        spng_ctx_free(ctx);
+        return CCODEC_CORRUPT;
+    }
     /* SPNG_DECODE_TRNS applies tRNS (palette and single-colour transparency). Gamma (gAMA) is
        not applied: sRGB is assumed, as browsers do for untagged images. */
     rc = spng_decode_image(ctx, pixels, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS);
     if (rc != 0) {
         ccodec_set_error(err, errlen, png_error_text(rc));
-        if (pixels != dst) free(pixels);
-        spng_ctx_free(ctx);
-        return CCODEC_CORRUPT;
-    }
-    /* The image data was read to its end; a PNG cut short after it (no IEND) still loses no
-       pixel, but one cut inside IDAT, or with a damaged IDAT, fails here. */
-    if (!idat_intact((const unsigned char *)buf, len)) {
-        ccodec_set_error(err, errlen, "truncated or damaged image data (IDAT)");
         if (pixels != dst) free(pixels);
         spng_ctx_free(ctx);
         return CCODEC_CORRUPT;

@@ -88,6 +88,35 @@ struct StreamedDecodeTests {
         }
     }
 
+    @Test("a PNG cut inside its image data fails with the shim's IDAT text on every path: row by row (half blocks), whole, and fitted (pixel modes)")
+    func cutSaysIDATOnEveryPath() throws {
+        // Given PNGs that are streamed (palette, 16-bit, a 64x64 RGBA one) and one decoded whole
+        // on every path (interlaced)
+        var sources: [(String, Data)] = [("64x64", TestPNG.rgba(width: 64, height: 64) { x, y in
+            [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF), 255]
+        })]
+        for name in ["palette-trns.png", "rgb16.png", "interlaced.png"] {
+            sources.append((name, try Data(contentsOf: Self.folder.appendingPathComponent(name))))
+        }
+        for (name, data) in sources {
+            let idat = try #require(data.range(of: Data("IDAT".utf8)), "\(name)")
+            // When each is cut: a few bytes into the first IDAT, half way, and inside the CRC
+            // of the last chunk before IEND
+            for cut in [idat.upperBound + 10, data.count / 2, data.count - 14] {
+                let url = try TestPNG.temporaryFile(Data(data.prefix(cut)), name: "cut.png")
+                defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+                let streamed = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { _ -> Int? in 1 }
+                let whole = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false)
+                // (RenderCommand.runPixels: the box of the terminal's pixels, shrunk to fit)
+                let fitted = ImagePipeline.decodeLocal(url, maxPixelWidth: 32, maxPixelHeight: 32)
+                // Then every path fails with the same text, the shim's
+                for (path, text) in [("row by row", streamed.failureText), ("whole", whole.failureText), ("fitted", fitted.failureText)] {
+                    #expect(text == "truncated or damaged image data (IDAT)", "\(name) cut at \(cut) of \(data.count), \(path): \(text ?? "no failure")")
+                }
+            }
+        }
+    }
+
     @Test("a damaged chunk before the image data (IHDR's CRC) is named as such, row by row and whole, not as the decoder's later state")
     func damagedHeaderNamed() throws {
         var data = try Data(contentsOf: Self.folder.appendingPathComponent("rgb16.png"))
