@@ -30,7 +30,7 @@ let package = Package(
         // ncursesw, wide-character build. The module map's header defines NCURSES_WIDECHAR
         // because SwiftPM drops the -D flags of ncursesw.pc.
         // No pkgConfig for the libraries linked statically in release (ncursesw, tinfo, jpeg,
-        // png16; spng with them): SwiftPM puts pkg-config's -L/usr/lib/x86_64-linux-gnu before
+        // png16, z): SwiftPM puts pkg-config's -L/usr/lib/x86_64-linux-gnu before
         // the vitrine target's -L scripts/static-libs, which then never wins. Their headers are
         // on the default include path and each module map names its libraries.
         .systemLibrary(
@@ -65,20 +65,19 @@ let package = Package(
         // ThreadSanitizer cannot see).
         .target(name: "Locking", swiftSettings: swiftSettings),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl", "Locking"], swiftSettings: swiftSettings),
-        // The hot path's decoders (issue 14): libjpeg-turbo, libspng and LittleCMS headers and
-        // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
+        // The hot path's decoders (issue 14): libjpeg-turbo, libpng (CPNG, below) and LittleCMS
+        // headers, and a thin C shim over them (jpeglib and libpng report errors by longjmp).
         .systemLibrary(name: "CLibjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .systemLibrary(name: "CLibspng", providers: [.apt(["libspng-dev"])]),
         // LittleCMS: headers only; CImageCodecs's colour.c opens liblcms2.so.2 with dlopen when
         // the first embedded ICC profile arrives, so a start-up (most images have none) does not
         // load and relocate it.
         .systemLibrary(name: "CLcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib (libspng's inflater, installed with libspng-dev): crc32 for png.c's IDAT check.
+        // zlib (libpng's inflater): crc32 for png.c's IDAT and IHDR checks.
         .target(
-            name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("spng"), .linkedLibrary("z")]),
-        // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
-        // images), for the pixel presenters in TerminalGraphics.
+            name: "CImageCodecs", dependencies: ["CLibjpeg", "CPNG", "CLcms2"],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]),
+        // libsixel (the sixel encoder) and libpng (CImageCodecs's PNG decoder, and its
+        // simplified API for PNG files in iTerm2 inline images, in TerminalGraphics).
         // CSixel opens libsixel.so.1 with dlopen at the first sixel encode (headers from
         // libsixel-dev), so a start-up that draws no sixel does not load it.
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("dl")]),
@@ -124,8 +123,8 @@ let package = Package(
             // on the search path, and its libstdc++.so is a linker script naming libstdc++.a, so
             // the toolchain's own -lstdc++ takes the archive. The runtime uses a dozen of its
             // functions; the shared library cost 1,720 symbol relocations at every start.
-            // The same scripts make -lncursesw, -ltinfo, -ljpeg and -lpng16 take Debian's static
-            // archives, and -static-libgcc links the unwinder (libgcc_eh.a) instead of
+            // The same scripts make -lncursesw, -ltinfo, -ljpeg, -lpng16 and -lz take Debian's
+            // static archives, and -static-libgcc links the unwinder (libgcc_eh.a) instead of
             // libgcc_s.so: every shared object costs a start about 0.1 ms (opening, mapping,
             // relocating it, and libgcc_s's CPU probe), which `render` of a PNG never uses
             // (docs/PERFORMANCE.md, issue 14, sixth round). --exclude-libs ALL (the static

@@ -52,7 +52,7 @@ public enum LocalPicture<T> {
 extension ImagePipeline {
     /// As ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:shrink:)`` with `shrink`
     /// false, but a PNG that can be read row by row (not interlaced, no ICC profile, decoded by
-    /// libspng: see ``ImageDecoder/usesCodecs(_:width:height:)``) is handed to `streaming` as an
+    /// libpng: see ``ImageDecoder/usesCodecs(_:width:height:)``) is handed to `streaming` as an
     /// ``RGBARowSource`` instead of being decoded whole: a renderer that resizes as rows arrive
     /// never holds the image (for a 512x512 PNG, 1 MiB and 256 page faults less; issue 14).
     /// The same checks come first: byte cap, magic bytes, pixel cap, every IDAT chunk whole

@@ -35,7 +35,7 @@ enum RenderCommand {
             HalfBlockRenderer.fittedSize(
                 imageWidth: width, imageHeight: height, maxColumns: box.0, maxRows: box.1, cellAspect: cellAspect)
         }
-        // A local PNG that libspng reads row by row goes straight from its rows to the cells
+        // A local PNG that libpng reads row by row goes straight from its rows to the cells
         // (the whole image is never held); anything else is decoded first. Either way half
         // blocks resize once, from the decoded pixels straight to the cells.
         let scheme = url.scheme?.lowercased()

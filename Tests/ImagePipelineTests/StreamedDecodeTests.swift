@@ -100,9 +100,9 @@ struct StreamedDecodeTests {
         }
         for (name, data) in sources {
             let idat = try #require(data.range(of: Data("IDAT".utf8)), "\(name)")
-            // When each is cut: a few bytes into the first IDAT, half way, and inside the CRC
-            // of the last chunk before IEND
-            for cut in [idat.upperBound + 10, data.count / 2, data.count - 14] {
+            // When each is cut: a few bytes into the first IDAT, half way from there to the
+            // end, and inside the CRC of the last chunk before IEND
+            for cut in [idat.upperBound + 10, (idat.upperBound + data.count) / 2, data.count - 14] {
                 let url = try TestPNG.temporaryFile(Data(data.prefix(cut)), name: "cut.png")
                 defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
                 let streamed = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { _ -> Int? in 1 }
@@ -114,6 +114,15 @@ struct StreamedDecodeTests {
                     #expect(text == "truncated or damaged image data (IDAT)", "\(name) cut at \(cut) of \(data.count), \(path): \(text ?? "no failure")")
                 }
             }
+            // And cut before its image data (inside IHDR's successor), every path says so alike
+            let url = try TestPNG.temporaryFile(Data(data.prefix(idat.lowerBound - 6)), name: "cut.png")
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let texts = [
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { _ -> Int? in 1 }.failureText,
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false).failureText,
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 32, maxPixelHeight: 32).failureText,
+            ]
+            #expect(texts.allSatisfy { $0 != nil && $0 == texts[0] } && texts[0]?.contains("truncated") == true, "\(name): \(texts)")
         }
     }
 
