@@ -7,7 +7,10 @@ extension ImagePipeline {
     /// (`vitrine render FILE`), where the pipeline's set-up (its operation queue, dispatch
     /// queues, locks and tables) was a measurable part of the whole run (issue 14).
     ///
-    /// The same limits and checks as a pipeline load with `configuration`: at most
+    /// The same limits and checks as a pipeline load with `configuration` (left out: the defaults,
+    /// ``Configuration/defaultMaxResponseBytes`` and ``Configuration/defaultMaxPixels``, without
+    /// building a `Configuration`, whose defaults ask `ProcessInfo` for the memory and cores and
+    /// create `NotificationCenter.default`: a measurable part of a one-shot render): at most
     /// `maxResponseBytes` read (a larger file fails without being read further), magic bytes
     /// before any decoder, at most `maxPixels` pixels by the header, and the result fits
     /// `maxPixelWidth` x `maxPixelHeight` pixels (aspect kept, never enlarged), unless `shrink`
@@ -20,17 +23,35 @@ extension ImagePipeline {
     ///   `.unsupportedURL` (not a file or `data:` URL, or a malformed `data:` URL),
     ///   `.notAnImage`, `.unsupportedFormat`, `.decoderMissing`, `.tooManyPixels`, `.corrupt`.
     public static func decodeLocal(
-        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
-        shrink: Bool = true
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration, shrink: Bool = true
     ) -> Result<DecodedImage, ImagePipeline.Error> {
-        switch readLocal(url, limit: configuration.maxResponseBytes) {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (configuration.maxResponseBytes, configuration.maxPixels), shrink: shrink)
+    }
+
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:shrink:)`` with the default
+    /// limits (no `Configuration` is built).
+    public static func decodeLocal(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, shrink: Bool = true
+    ) -> Result<DecodedImage, ImagePipeline.Error> {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (Configuration.defaultMaxResponseBytes, Configuration.defaultMaxPixels), shrink: shrink)
+    }
+
+    fileprivate static func decodeLocal(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, limits: (maxResponseBytes: Int, maxPixels: Int), shrink: Bool
+    ) -> Result<DecodedImage, ImagePipeline.Error> {
+        let maxPixels = limits.maxPixels
+        switch readLocal(url, limit: limits.maxResponseBytes) {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
             do throws(ImagePipeline.Error) {
                 return .success(
                     try ImageDecoder.thumbnail(
-                        data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight), maxPixels: configuration.maxPixels,
+                        data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight), maxPixels: maxPixels,
                         shrink: shrink))
             } catch {
                 return .failure(error)
@@ -61,10 +82,30 @@ extension ImagePipeline {
     ///   errors of `decodeLocal`; `.corrupt` too when the rows fail part-way (the body returns
     ///   nil for a failed source).
     public static func decodeLocal<T>(
-        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration,
         streaming body: (RGBARowSource) -> T?
     ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
-        switch readLocal(url, limit: configuration.maxResponseBytes) {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (configuration.maxResponseBytes, configuration.maxPixels), streaming: body)
+    }
+
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:streaming:)`` with the
+    /// default limits (no `Configuration` is built).
+    public static func decodeLocal<T>(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (Configuration.defaultMaxResponseBytes, Configuration.defaultMaxPixels), streaming: body)
+    }
+
+    fileprivate static func decodeLocal<T>(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, limits: (maxResponseBytes: Int, maxPixels: Int),
+        streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        let maxPixels = limits.maxPixels
+        switch readLocal(url, limit: limits.maxResponseBytes) {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
@@ -72,7 +113,7 @@ extension ImagePipeline {
                 if ImageFormat.sniff(data) == .png {
                     let size = try Codecs.probe(data, format: .png)
                     if ImageDecoder.usesCodecs(.png, width: size.width, height: size.height),
-                       let streamed = try Codecs.streamPNG(data, maxPixels: configuration.maxPixels, body)
+                       let streamed = try Codecs.streamPNG(data, maxPixels: maxPixels, body)
                     {
                         return .success(.streamed(streamed.result, sourceWidth: streamed.width, sourceHeight: streamed.height))
                     }
@@ -81,7 +122,7 @@ extension ImagePipeline {
                     .decoded(
                         try ImageDecoder.thumbnail(
                             data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight),
-                            maxPixels: configuration.maxPixels, shrink: false)))
+                            maxPixels: maxPixels, shrink: false)))
             } catch {
                 return .failure(error)
             }

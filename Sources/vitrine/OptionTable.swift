@@ -100,20 +100,11 @@ struct OptionDeclaration: Sendable {
         .init(.mapping, ["--preset"], "NAME", "read as this format (reddit, deviantArt, jsonFeed, flickr, ...)", for: [.browse, .list], in: .mapping),
     ]
 
-    /// Option names to declarations, per command.
-    private static let byName: [Command: [String: OptionDeclaration]] = {
-        var map: [Command: [String: OptionDeclaration]] = [:]
-        for command in Command.allCases {
-            for option in table where option.commands.contains(command) {
-                for name in option.names { map[command, default: [:]][name] = option }
-            }
-        }
-        return map
-    }()
-
     /// The declaration `command` has for `name` (`--colors`, `-c`), nil if it takes no such option.
+    /// A scan of the table's ~50 entries: building a dictionary of dictionaries for it was 4 % of
+    /// a one-shot `render` (its generic metadata and hashing, issue 14).
     static func find(_ name: String, for command: Command) -> OptionDeclaration? {
-        byName[command]?[name]
+        table.first { $0.names.contains(name) && $0.commands.contains(command) }
     }
 
     // MARK: Help

@@ -12,7 +12,7 @@ import Glibc
 /// (kitty graphics, sixel, iTerm2) where the terminal has them, else as half-block art.
 enum RenderCommand {
     static func run(image argument: String, options: RenderCommandOptions, environment: [String: String]) throws(Failure) {
-        let url = try GallerySource.resolve(argument)
+        let url = try GallerySource.resolve(argument, standardize: false)
         if url.isFileURL && access(url.path, F_OK) != 0 {
             throw Failure(status: .noInput, message: "\(url.path): no such file")
         }
