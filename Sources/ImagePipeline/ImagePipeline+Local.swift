@@ -100,12 +100,34 @@ extension ImagePipeline {
             limits: (Configuration.defaultMaxResponseBytes, Configuration.defaultMaxPixels), streaming: body)
     }
 
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:streaming:)`` for the file at `filePath`
+    /// (absolute, or relative to the working directory; errors name it as given), with the
+    /// default limits. No `URL` is made: the first `URL.path` of a process cost a one-shot
+    /// render of a small PNG 7 % of its instructions (Foundation's percent-decoding set up its
+    /// `Set<UInt8>`, issue 14).
+    public static func decodeLocal<T>(
+        filePath: String, maxPixelWidth: Int, maxPixelHeight: Int, streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        decodeLocal(
+            LocalData.readFile(path: filePath, limit: Configuration.defaultMaxResponseBytes),
+            maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight, maxPixels: Configuration.defaultMaxPixels,
+            streaming: body)
+    }
+
     fileprivate static func decodeLocal<T>(
         _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, limits: (maxResponseBytes: Int, maxPixels: Int),
         streaming body: (RGBARowSource) -> T?
     ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
-        let maxPixels = limits.maxPixels
-        switch readLocal(url, limit: limits.maxResponseBytes) {
+        decodeLocal(
+            readLocal(url, limit: limits.maxResponseBytes), maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            maxPixels: limits.maxPixels, streaming: body)
+    }
+
+    fileprivate static func decodeLocal<T>(
+        _ read: Result<Data, ImagePipeline.Error>, maxPixelWidth: Int, maxPixelHeight: Int, maxPixels: Int,
+        streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        switch read {
         case .failure(let error):
             return .failure(error)
         case .success(let data):

@@ -32,20 +32,22 @@ struct OptionDeclaration: Sendable {
     let value: String?
     /// The description in `--help`, one paragraph (wrapped when printed).
     let help: String
-    /// The commands that accept it.
-    let commands: Set<Command>
+    /// The commands that accept it. An array, not a `Set`: the table is built at every start,
+    /// and a `Set<Command>` made the runtime look up `Command`'s `Hashable` conformance by a
+    /// scan of every conformance in the binary (about 4 % of a one-shot `render`, issue 14).
+    let commands: [Command]
     let section: Section
 
     /// The long name (`--colors`): the one `LoadingOptions.set` and messages use.
     var long: String { names.last! }
 
     /// An option that takes a value shown as `value` in `--help`.
-    init(_ id: ID, _ names: [String], _ value: String, _ help: String, for commands: Set<Command>, in section: Section = .options) {
+    init(_ id: ID, _ names: [String], _ value: String, _ help: String, for commands: [Command], in section: Section = .options) {
         (self.id, self.names, self.value, self.help, self.commands, self.section) = (id, names, value, help, commands, section)
     }
 
     /// A flag: an option that takes no value.
-    init(_ id: ID, _ names: [String], _ help: String, for commands: Set<Command>, in section: Section = .options) {
+    init(_ id: ID, _ names: [String], _ help: String, for commands: [Command], in section: Section = .options) {
         (self.id, self.names, self.value, self.help, self.commands, self.section) = (id, names, nil, help, commands, section)
     }
 

@@ -48,6 +48,35 @@ struct StreamedDecodeTests {
         #expect(streamed >= 3 * 8)
     }
 
+    @Test("a file path gives what its file URL gives, cells and errors, relative or absolute")
+    func filePath() throws {
+        for name in ["palette-trns.png", "rgb16.png", "interlaced.png", "progressive.jpg", "bad/zero-bytes.png"] {
+            let url = Self.folder.appendingPathComponent(name)
+            let render = { (source: RGBARowSource) -> CellGrid? in
+                HalfBlockRenderer.render(source, columns: 8, rows: 4, options: Self.options)
+            }
+            let byURL = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64, streaming: render)
+            let byPath = ImagePipeline.decodeLocal(filePath: url.path, maxPixelWidth: 64, maxPixelHeight: 64, streaming: render)
+            switch (byURL, byPath) {
+            case (.success(.streamed(let a, let w1, let h1)), .success(.streamed(let b, let w2, let h2))):
+                #expect(a == b && w1 == w2 && h1 == h2, "\(name)")
+            case (.success(.decoded(let a)), .success(.decoded(let b))):
+                #expect(a.bitmap == b.bitmap, "\(name)")
+            case (.failure(let a), .failure(let b)):
+                #expect("\(a)" == "\(b)", "\(name)")
+            default:
+                Issue.record("\(name): \(byURL) against \(byPath)")
+            }
+        }
+        // A missing file is named as given
+        let missing = ImagePipeline.decodeLocal(filePath: "no/such.png", maxPixelWidth: 8, maxPixelHeight: 8) { _ -> Int? in 1 }
+        guard case .failure(.file(let text)) = missing else {
+            Issue.record("\(missing)")
+            return
+        }
+        #expect(text == "no such file: no/such.png")
+    }
+
     @Test("a JPEG is decoded whole, and the body is not called")
     func jpegWhole() throws {
         var called = false
