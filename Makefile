@@ -5,12 +5,12 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Build: ncursesw, libvips and libcurl headers, libjpeg-turbo, libspng and LittleCMS (the JPEG/PNG
+# Build: ncursesw, libvips and libcurl headers, libjpeg-turbo, libpng and LittleCMS (the JPEG/PNG
 # hot path), libsixel and libpng for the pixel presenters; run: the direct-colour terminfo
 # entries (xterm-direct, tmux-direct). Tests: tmux and Python for the end-to-end suite, real
 # photos and flags, nginx and openssl for https and HTTP/2; ImageMagick, Xvfb, xterm, kitty and
 # their fonts for the real-terminal pixel tests (sixel decoding and screenshots).
-BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libcurl4-openssl-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libsixel-dev libpng-dev zlib1g-dev
+BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libcurl4-openssl-dev libjpeg62-turbo-dev liblcms2-dev libsixel-dev libpng-dev zlib1g-dev
 TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png nginx openssl imagemagick xvfb xterm kitty xfonts-base fonts-dejavu-core
 
 .PHONY: all deps test-deps build run test unit-test e2e-test fuzz asan-test tsan-test install uninstall demo clean

@@ -29,9 +29,12 @@ let package = Package(
     targets: [
         // ncursesw, wide-character build. The module map's header defines NCURSES_WIDECHAR
         // because SwiftPM drops the -D flags of ncursesw.pc.
+        // No pkgConfig for the libraries linked statically in release (ncursesw, tinfo, jpeg,
+        // png16, z): SwiftPM puts pkg-config's -L/usr/lib/x86_64-linux-gnu before
+        // the vitrine target's -L scripts/static-libs, which then never wins. Their headers are
+        // on the default include path and each module map names its libraries.
         .systemLibrary(
             name: "CNcursesw",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
         // libvips headers (types and macros only: CVips opens libvips, GLib and GObject with
@@ -62,22 +65,23 @@ let package = Package(
         // ThreadSanitizer cannot see).
         .target(name: "Locking", swiftSettings: swiftSettings),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CLibcurl", "Locking"], swiftSettings: swiftSettings),
-        // The hot path's decoders (issue 14): libjpeg-turbo, libspng and LittleCMS headers and
-        // link flags, and a thin C shim over them (jpeglib reports errors by longjmp).
-        .systemLibrary(name: "CLibjpeg", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .systemLibrary(name: "CLibspng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        // The hot path's decoders (issue 14): libjpeg-turbo, libpng (CPNG, below) and LittleCMS
+        // headers, and a thin C shim over them (jpeglib and libpng report errors by longjmp).
+        .systemLibrary(name: "CLibjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // LittleCMS: headers only; CImageCodecs's colour.c opens liblcms2.so.2 with dlopen when
         // the first embedded ICC profile arrives, so a start-up (most images have none) does not
         // load and relocate it.
         .systemLibrary(name: "CLcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib (libspng's inflater, installed with libspng-dev): crc32 for png.c's IDAT check.
-        .target(name: "CImageCodecs", dependencies: ["CLibjpeg", "CLibspng", "CLcms2"], linkerSettings: [.linkedLibrary("z")]),
-        // libsixel (the sixel encoder) and libpng's simplified API (PNG files for iTerm2 inline
-        // images), for the pixel presenters in TerminalGraphics.
+        // zlib (libpng's inflater): crc32 for png.c's IDAT and IHDR checks.
+        .target(
+            name: "CImageCodecs", dependencies: ["CLibjpeg", "CPNG", "CLcms2"],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]),
+        // libsixel (the sixel encoder) and libpng (CImageCodecs's PNG decoder, and its
+        // simplified API for PNG files in iTerm2 inline images, in TerminalGraphics).
         // CSixel opens libsixel.so.1 with dlopen at the first sixel encode (headers from
         // libsixel-dev), so a start-up that draws no sixel does not load it.
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("dl")]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
         .target(name: "HalfBlock", swiftSettings: swiftSettings),
         .target(name: "Gallery", swiftSettings: swiftSettings),
         .target(
@@ -115,16 +119,23 @@ let package = Package(
             // (scripts/startup-symbols.order, made by scripts/make-startup-order.sh): the kernel
             // maps 64 KiB of code around each fault, and scattered they kept 6.5 MB resident
             // (peak RSS of a 1x1 render 15.6 → 12.6 MB, docs/PERFORMANCE.md issue 14).
-            // libstdc++ is linked statically: scripts/static-libstdc++ comes before GCC's folder
+            // libstdc++ is linked statically: scripts/static-libs comes before GCC's folder
             // on the search path, and its libstdc++.so is a linker script naming libstdc++.a, so
             // the toolchain's own -lstdc++ takes the archive. The runtime uses a dozen of its
             // functions; the shared library cost 1,720 symbol relocations at every start.
+            // The same scripts make -lncursesw, -ltinfo, -ljpeg, -lpng16 and -lz take Debian's
+            // static archives, and -static-libgcc links the unwinder (libgcc_eh.a) instead of
+            // libgcc_s.so: every shared object costs a start about 0.1 ms (opening, mapping,
+            // relocating it, and libgcc_s's CPU probe), which `render` of a PNG never uses
+            // (docs/PERFORMANCE.md, issue 14, sixth round). --exclude-libs ALL (the static
+            // runtime's own flag) keeps their symbols out of the dynamic table, so libvips,
+            // opened later with its own libjpeg and libpng, does not bind to these copies.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                      "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/scripts/startup-symbols.order",
                      "-Xlinker", "--no-warn-symbol-ordering",
-                     "-L", "\(packageDirectory)/scripts/static-libstdc++"],
+                     "-L", "\(packageDirectory)/scripts/static-libs", "-Xclang-linker", "-static-libgcc"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),

@@ -25,7 +25,7 @@ public struct RGBAImage: Sendable, Equatable {
 }
 
 /// An image read one row at a time, top to bottom, each row once: what a row-by-row decoder
-/// (libspng's progressive mode) gives, so that a resize never holds the whole image.
+/// (libpng, `png_read_row`) gives, so that a resize never holds the whole image.
 ///
 /// Rows are 8-bit sRGB RGBA with straight alpha, `width * 4` bytes, as in ``RGBAImage``.
 public struct RGBARowSource {

@@ -7,7 +7,10 @@ extension ImagePipeline {
     /// (`vitrine render FILE`), where the pipeline's set-up (its operation queue, dispatch
     /// queues, locks and tables) was a measurable part of the whole run (issue 14).
     ///
-    /// The same limits and checks as a pipeline load with `configuration`: at most
+    /// The same limits and checks as a pipeline load with `configuration` (left out: the defaults,
+    /// ``Configuration/defaultMaxResponseBytes`` and ``Configuration/defaultMaxPixels``, without
+    /// building a `Configuration`, whose defaults ask `ProcessInfo` for the memory and cores and
+    /// create `NotificationCenter.default`: a measurable part of a one-shot render): at most
     /// `maxResponseBytes` read (a larger file fails without being read further), magic bytes
     /// before any decoder, at most `maxPixels` pixels by the header, and the result fits
     /// `maxPixelWidth` x `maxPixelHeight` pixels (aspect kept, never enlarged), unless `shrink`
@@ -20,17 +23,35 @@ extension ImagePipeline {
     ///   `.unsupportedURL` (not a file or `data:` URL, or a malformed `data:` URL),
     ///   `.notAnImage`, `.unsupportedFormat`, `.decoderMissing`, `.tooManyPixels`, `.corrupt`.
     public static func decodeLocal(
-        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
-        shrink: Bool = true
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration, shrink: Bool = true
     ) -> Result<DecodedImage, ImagePipeline.Error> {
-        switch readLocal(url, limit: configuration.maxResponseBytes) {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (configuration.maxResponseBytes, configuration.maxPixels), shrink: shrink)
+    }
+
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:shrink:)`` with the default
+    /// limits (no `Configuration` is built).
+    public static func decodeLocal(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, shrink: Bool = true
+    ) -> Result<DecodedImage, ImagePipeline.Error> {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (Configuration.defaultMaxResponseBytes, Configuration.defaultMaxPixels), shrink: shrink)
+    }
+
+    fileprivate static func decodeLocal(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, limits: (maxResponseBytes: Int, maxPixels: Int), shrink: Bool
+    ) -> Result<DecodedImage, ImagePipeline.Error> {
+        let maxPixels = limits.maxPixels
+        switch readLocal(url, limit: limits.maxResponseBytes) {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
             do throws(ImagePipeline.Error) {
                 return .success(
                     try ImageDecoder.thumbnail(
-                        data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight), maxPixels: configuration.maxPixels,
+                        data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight), maxPixels: maxPixels,
                         shrink: shrink))
             } catch {
                 return .failure(error)
@@ -52,7 +73,7 @@ public enum LocalPicture<T> {
 extension ImagePipeline {
     /// As ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:shrink:)`` with `shrink`
     /// false, but a PNG that can be read row by row (not interlaced, no ICC profile, decoded by
-    /// libspng: see ``ImageDecoder/usesCodecs(_:width:height:)``) is handed to `streaming` as an
+    /// libpng: see ``ImageDecoder/usesCodecs(_:width:height:)``) is handed to `streaming` as an
     /// ``RGBARowSource`` instead of being decoded whole: a renderer that resizes as rows arrive
     /// never holds the image (for a 512x512 PNG, 1 MiB and 256 page faults less; issue 14).
     /// The same checks come first: byte cap, magic bytes, pixel cap, every IDAT chunk whole
@@ -61,10 +82,52 @@ extension ImagePipeline {
     ///   errors of `decodeLocal`; `.corrupt` too when the rows fail part-way (the body returns
     ///   nil for a failed source).
     public static func decodeLocal<T>(
-        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration = Configuration(),
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, configuration: Configuration,
         streaming body: (RGBARowSource) -> T?
     ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
-        switch readLocal(url, limit: configuration.maxResponseBytes) {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (configuration.maxResponseBytes, configuration.maxPixels), streaming: body)
+    }
+
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:configuration:streaming:)`` with the
+    /// default limits (no `Configuration` is built).
+    public static func decodeLocal<T>(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        decodeLocal(
+            url, maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            limits: (Configuration.defaultMaxResponseBytes, Configuration.defaultMaxPixels), streaming: body)
+    }
+
+    /// ``decodeLocal(_:maxPixelWidth:maxPixelHeight:streaming:)`` for the file at `filePath`
+    /// (absolute, or relative to the working directory; errors name it as given), with the
+    /// default limits. No `URL` is made: the first `URL.path` of a process cost a one-shot
+    /// render of a small PNG 7 % of its instructions (Foundation's percent-decoding set up its
+    /// `Set<UInt8>`, issue 14).
+    public static func decodeLocal<T>(
+        filePath: String, maxPixelWidth: Int, maxPixelHeight: Int, streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        decodeLocal(
+            LocalData.readFile(path: filePath, limit: Configuration.defaultMaxResponseBytes),
+            maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight, maxPixels: Configuration.defaultMaxPixels,
+            streaming: body)
+    }
+
+    fileprivate static func decodeLocal<T>(
+        _ url: URL, maxPixelWidth: Int, maxPixelHeight: Int, limits: (maxResponseBytes: Int, maxPixels: Int),
+        streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        decodeLocal(
+            readLocal(url, limit: limits.maxResponseBytes), maxPixelWidth: maxPixelWidth, maxPixelHeight: maxPixelHeight,
+            maxPixels: limits.maxPixels, streaming: body)
+    }
+
+    fileprivate static func decodeLocal<T>(
+        _ read: Result<Data, ImagePipeline.Error>, maxPixelWidth: Int, maxPixelHeight: Int, maxPixels: Int,
+        streaming body: (RGBARowSource) -> T?
+    ) -> Result<LocalPicture<T>, ImagePipeline.Error> {
+        switch read {
         case .failure(let error):
             return .failure(error)
         case .success(let data):
@@ -72,7 +135,7 @@ extension ImagePipeline {
                 if ImageFormat.sniff(data) == .png {
                     let size = try Codecs.probe(data, format: .png)
                     if ImageDecoder.usesCodecs(.png, width: size.width, height: size.height),
-                       let streamed = try Codecs.streamPNG(data, maxPixels: configuration.maxPixels, body)
+                       let streamed = try Codecs.streamPNG(data, maxPixels: maxPixels, body)
                     {
                         return .success(.streamed(streamed.result, sourceWidth: streamed.width, sourceHeight: streamed.height))
                     }
@@ -81,7 +144,7 @@ extension ImagePipeline {
                     .decoded(
                         try ImageDecoder.thumbnail(
                             data, maxWidth: max(1, maxPixelWidth), maxHeight: max(1, maxPixelHeight),
-                            maxPixels: configuration.maxPixels, shrink: false)))
+                            maxPixels: maxPixels, shrink: false)))
             } catch {
                 return .failure(error)
             }

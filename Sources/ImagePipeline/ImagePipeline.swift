@@ -31,9 +31,13 @@ public final class ImagePipeline: Sendable {
         /// closes a cut-short transfer's connection before it sends that completion.
         public var maxConcurrentLoadsPerHost: Int = 6
         /// Largest response body accepted, in bytes.
-        public var maxResponseBytes: Int = 64 << 20
+        public var maxResponseBytes: Int = Configuration.defaultMaxResponseBytes
         /// Largest image accepted, in pixels, checked from the header before decoding.
-        public var maxPixels: Int = 100_000_000
+        public var maxPixels: Int = Configuration.defaultMaxPixels
+        /// The default ``maxResponseBytes``: 64 MiB.
+        public static let defaultMaxResponseBytes = 64 << 20
+        /// The default ``maxPixels``: 100 megapixels.
+        public static let defaultMaxPixels = 100_000_000
         /// Most bytes of frames kept for one animation (`ImageRequest.animated`), default 64 MiB:
         /// an animated GIF or WebP whose frames at the requested size need more keeps every
         /// k-th frame (see `Animation`). 64 MiB holds 128 frames of 512x256, or 16 of a

@@ -149,8 +149,11 @@ enum GallerySource {
         return (gallery, nil)
     }
 
-    /// A URL for a command-line argument: http(s) and file URLs as given, anything else a path.
-    static func resolve(_ argument: String) throws(Failure) -> URL {
+    /// A URL for a command-line argument: http(s) and file URLs as given, anything else a path
+    /// (made absolute against the working directory; with `standardize`, also without `.` and
+    /// `..` and marked a directory when it is one).
+    /// - Throws: `Failure` (usage) for a malformed URL or an unsupported scheme.
+    static func resolve(_ argument: String, standardize: Bool = true) throws(Failure) -> URL {
         let lower = argument.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") || lower.hasPrefix("data:") {
             guard let url = URL(string: argument), url.scheme != nil,
@@ -163,6 +166,9 @@ enum GallerySource {
         if lower.contains("://") {
             throw Failure(status: .usage, message: "unsupported URL scheme: \(argument) (use http, https or file)")
         }
+        // `render` reads the file once and keys nothing on its URL: no stat for a trailing
+        // slash and no standardizing (measurable in a 1x1 render's 3 ms, issue 14).
+        if !standardize { return URL(fileURLWithPath: argument, isDirectory: false) }
         return URL(fileURLWithPath: argument).standardizedFileURL
     }
 

@@ -32,20 +32,22 @@ struct OptionDeclaration: Sendable {
     let value: String?
     /// The description in `--help`, one paragraph (wrapped when printed).
     let help: String
-    /// The commands that accept it.
-    let commands: Set<Command>
+    /// The commands that accept it. An array, not a `Set`: the table is built at every start,
+    /// and a `Set<Command>` made the runtime look up `Command`'s `Hashable` conformance by a
+    /// scan of every conformance in the binary (about 4 % of a one-shot `render`, issue 14).
+    let commands: [Command]
     let section: Section
 
     /// The long name (`--colors`): the one `LoadingOptions.set` and messages use.
     var long: String { names.last! }
 
     /// An option that takes a value shown as `value` in `--help`.
-    init(_ id: ID, _ names: [String], _ value: String, _ help: String, for commands: Set<Command>, in section: Section = .options) {
+    init(_ id: ID, _ names: [String], _ value: String, _ help: String, for commands: [Command], in section: Section = .options) {
         (self.id, self.names, self.value, self.help, self.commands, self.section) = (id, names, value, help, commands, section)
     }
 
     /// A flag: an option that takes no value.
-    init(_ id: ID, _ names: [String], _ help: String, for commands: Set<Command>, in section: Section = .options) {
+    init(_ id: ID, _ names: [String], _ help: String, for commands: [Command], in section: Section = .options) {
         (self.id, self.names, self.value, self.help, self.commands, self.section) = (id, names, nil, help, commands, section)
     }
 
@@ -100,20 +102,11 @@ struct OptionDeclaration: Sendable {
         .init(.mapping, ["--preset"], "NAME", "read as this format (reddit, deviantArt, jsonFeed, flickr, ...)", for: [.browse, .list], in: .mapping),
     ]
 
-    /// Option names to declarations, per command.
-    private static let byName: [Command: [String: OptionDeclaration]] = {
-        var map: [Command: [String: OptionDeclaration]] = [:]
-        for command in Command.allCases {
-            for option in table where option.commands.contains(command) {
-                for name in option.names { map[command, default: [:]][name] = option }
-            }
-        }
-        return map
-    }()
-
     /// The declaration `command` has for `name` (`--colors`, `-c`), nil if it takes no such option.
+    /// A scan of the table's ~50 entries: building a dictionary of dictionaries for it was 4 % of
+    /// a one-shot `render` (its generic metadata and hashing, issue 14).
     static func find(_ name: String, for command: Command) -> OptionDeclaration? {
-        byName[command]?[name]
+        table.first { $0.names.contains(name) && $0.commands.contains(command) }
     }
 
     // MARK: Help

@@ -273,8 +273,20 @@ class LibvipsOnDemandTests(E2ETestCase):
         for name in ["progressive.jpg", "1x1.png", "p3.jpg"]:
             with self.subTest(name=name):
                 libs = self.loaded_libraries(name)
-                self.assertTrue(any("libjpeg" in l for l in libs), libs)
+                # libc: the listing works (libjpeg and libpng are linked into the release
+                # binary, so they are no longer shared objects of their own)
+                self.assertTrue(any("libc.so" in l for l in libs), libs)
                 self.assertFalse(any("libvips" in l for l in libs), sorted(libs))
+
+    def test_a_png_or_jpeg_render_maps_only_libc_and_libm(self):
+        # libjpeg, libpng, zlib, ncursesw and the unwinder are linked into the release binary
+        # (each shared object cost a start about 0.1 ms; docs/PERFORMANCE.md, issue 14).
+        for name in ["1x1.png", "progressive.jpg", "interlaced.png"]:
+            with self.subTest(name=name):
+                libs = {Path(l).name for l in self.loaded_libraries(name) if "python" not in l}
+                self.assertIn("libc.so.6", libs)
+                others = {l for l in libs if l not in ("libc.so.6", "libm.so.6") and not l.startswith("ld-linux")}
+                self.assertEqual(others, set(), sorted(libs))
 
     def test_gif_loads_libvips_without_imagemagick(self):
         libs = self.loaded_libraries("animated.gif")

@@ -5,9 +5,9 @@ import Testing
 
 @testable import ImagePipeline
 
-/// The hot path's own decoders (libjpeg-turbo, libspng, LittleCMS) through the `ccodec_*`
+/// The hot path's own decoders (libjpeg-turbo, libpng, LittleCMS) through the `ccodec_*`
 /// shims and `Codecs`, with the fixtures of `Tests/Fixtures/images/`.
-@Suite("JPEG and PNG through libjpeg-turbo and libspng")
+@Suite("JPEG and PNG through libjpeg-turbo and libpng")
 struct CodecTests {
     static let folder = FormatFixtureTests.folder
     let pipeline = ImagePipeline(configuration: .init(memoryCacheBytes: 0))
@@ -80,7 +80,7 @@ struct CodecTests {
         #expect(abs(px[0] - r) <= tolerance && abs(px[1] - g) <= tolerance && abs(px[2] - b) <= tolerance, "\(name): \(px)")
     }
 
-    @Test("PNG: the header is read by libspng, and a corrupt CRC fails the decode")
+    @Test("PNG: the header is read from IHDR, and a corrupt CRC fails the decode")
     func pngProbeAndCRC() throws {
         // Given a 7x5 PNG
         var png = TestPNG.solid(width: 7, height: 5, [1, 2, 3, 255])

@@ -38,7 +38,7 @@ struct DecodingTests {
         let png = TestPNG.rgba(width: 64, height: 32) { x, y in
             (x + y) % 2 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255]
         }
-        // When it is loaded into a 16x16 box (libspng decodes it whole, Swift shrinks it)
+        // When it is loaded into a 16x16 box (libpng decodes it whole, Swift shrinks it)
         let image = try await pipeline.image(
             for: ImageRequest(url: TestPNG.dataURL(png), maxPixelWidth: 16, maxPixelHeight: 16))
         // Then it fits the box with its aspect, every pixel linear 0.5 (sRGB 188), not 127

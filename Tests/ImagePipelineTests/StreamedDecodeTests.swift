@@ -48,6 +48,35 @@ struct StreamedDecodeTests {
         #expect(streamed >= 3 * 8)
     }
 
+    @Test("a file path gives what its file URL gives, cells and errors, relative or absolute")
+    func filePath() throws {
+        for name in ["palette-trns.png", "rgb16.png", "interlaced.png", "progressive.jpg", "bad/zero-bytes.png"] {
+            let url = Self.folder.appendingPathComponent(name)
+            let render = { (source: RGBARowSource) -> CellGrid? in
+                HalfBlockRenderer.render(source, columns: 8, rows: 4, options: Self.options)
+            }
+            let byURL = ImagePipeline.decodeLocal(url, maxPixelWidth: 64, maxPixelHeight: 64, streaming: render)
+            let byPath = ImagePipeline.decodeLocal(filePath: url.path, maxPixelWidth: 64, maxPixelHeight: 64, streaming: render)
+            switch (byURL, byPath) {
+            case (.success(.streamed(let a, let w1, let h1)), .success(.streamed(let b, let w2, let h2))):
+                #expect(a == b && w1 == w2 && h1 == h2, "\(name)")
+            case (.success(.decoded(let a)), .success(.decoded(let b))):
+                #expect(a.bitmap == b.bitmap, "\(name)")
+            case (.failure(let a), .failure(let b)):
+                #expect("\(a)" == "\(b)", "\(name)")
+            default:
+                Issue.record("\(name): \(byURL) against \(byPath)")
+            }
+        }
+        // A missing file is named as given
+        let missing = ImagePipeline.decodeLocal(filePath: "no/such.png", maxPixelWidth: 8, maxPixelHeight: 8) { _ -> Int? in 1 }
+        guard case .failure(.file(let text)) = missing else {
+            Issue.record("\(missing)")
+            return
+        }
+        #expect(text == "no such file: no/such.png")
+    }
+
     @Test("a JPEG is decoded whole, and the body is not called")
     func jpegWhole() throws {
         var called = false
@@ -85,6 +114,44 @@ struct StreamedDecodeTests {
                 continue
             }
             #expect(rowsRead == 0, "\(label)")
+        }
+    }
+
+    @Test("a PNG cut inside its image data fails with the shim's IDAT text on every path: row by row (half blocks), whole, and fitted (pixel modes)")
+    func cutSaysIDATOnEveryPath() throws {
+        // Given PNGs that are streamed (palette, 16-bit, a 64x64 RGBA one) and one decoded whole
+        // on every path (interlaced)
+        var sources: [(String, Data)] = [("64x64", TestPNG.rgba(width: 64, height: 64) { x, y in
+            [UInt8(x * 4), UInt8(y * 4), UInt8((x ^ y) & 0xFF), 255]
+        })]
+        for name in ["palette-trns.png", "rgb16.png", "interlaced.png"] {
+            sources.append((name, try Data(contentsOf: Self.folder.appendingPathComponent(name))))
+        }
+        for (name, data) in sources {
+            let idat = try #require(data.range(of: Data("IDAT".utf8)), "\(name)")
+            // When each is cut: a few bytes into the first IDAT, half way from there to the
+            // end, and inside the CRC of the last chunk before IEND
+            for cut in [idat.upperBound + 10, (idat.upperBound + data.count) / 2, data.count - 14] {
+                let url = try TestPNG.temporaryFile(Data(data.prefix(cut)), name: "cut.png")
+                defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+                let streamed = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { _ -> Int? in 1 }
+                let whole = ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false)
+                // (RenderCommand.runPixels: the box of the terminal's pixels, shrunk to fit)
+                let fitted = ImagePipeline.decodeLocal(url, maxPixelWidth: 32, maxPixelHeight: 32)
+                // Then every path fails with the same text, the shim's
+                for (path, text) in [("row by row", streamed.failureText), ("whole", whole.failureText), ("fitted", fitted.failureText)] {
+                    #expect(text == "truncated or damaged image data (IDAT)", "\(name) cut at \(cut) of \(data.count), \(path): \(text ?? "no failure")")
+                }
+            }
+            // And cut before its image data (inside IHDR's successor), every path says so alike
+            let url = try TestPNG.temporaryFile(Data(data.prefix(idat.lowerBound - 6)), name: "cut.png")
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let texts = [
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320) { _ -> Int? in 1 }.failureText,
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 320, maxPixelHeight: 320, shrink: false).failureText,
+                ImagePipeline.decodeLocal(url, maxPixelWidth: 32, maxPixelHeight: 32).failureText,
+            ]
+            #expect(texts.allSatisfy { $0 != nil && $0 == texts[0] } && texts[0]?.contains("truncated") == true, "\(name): \(texts)")
         }
     }
 

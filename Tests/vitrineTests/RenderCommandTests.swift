@@ -1,3 +1,4 @@
+import Foundation
 import HalfBlock
 import Testing
 
@@ -14,6 +15,19 @@ struct RenderCommandTests {
         #expect(RenderCommand.defaultColorMode(environment: ["TERM": "xterm"]) == .palette16)
         #expect(RenderCommand.defaultColorMode(environment: ["TERM": "dumb"]) == .none)
         #expect(RenderCommand.defaultColorMode(environment: [:]) == .none)
+    }
+
+    @Test("a plain path argument is opened as a path, made absolute as URL(fileURLWithPath:) does; URL arguments are not")
+    func plainPaths() throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        for argument in ["/tmp/x.png", "x.png", "a/b c.png"] {
+            let url = try GallerySource.resolve(argument, standardize: false)
+            #expect(RenderCommand.plainPath(argument, url: url) == url.path, "\(argument)")
+        }
+        #expect(RenderCommand.plainPath("x.png", url: try GallerySource.resolve("x.png", standardize: false)) == cwd + "/x.png")
+        for argument in ["file:///tmp/x.png", "data:image/png;base64,AAAA", "http://127.0.0.1/x.png"] {
+            #expect(RenderCommand.plainPath(argument, url: try GallerySource.resolve(argument, standardize: false)) == nil, "\(argument)")
+        }
     }
 
     @Test("limits read as limits: the size cap in MiB, the pixel cap in megapixels")

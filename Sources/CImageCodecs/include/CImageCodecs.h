@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 /* Thin shims over the field's own decoders for the hot path: libjpeg-turbo (jpeglib's API,
-   whose errors arrive through a longjmp that Swift cannot take), libspng, and LittleCMS for
+   whose errors arrive through a longjmp that Swift cannot take), libpng, and LittleCMS for
    embedded ICC profiles. Every symbol is prefixed ccodec_. Pixels come back as 8-bit sRGB
    RGBA with straight alpha, row-major, in display orientation (EXIF applied); resampling to
    the wanted box is the caller's (Vitrine: HalfBlock's linear-light box filter). */
@@ -45,7 +45,7 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
 /* PNG header only (IHDR): width and height in pixels. */
 int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);
 
-/* Decodes a whole PNG with libspng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
+/* Decodes a whole PNG with libpng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
    applied), RGB, RGBA, Adam7 interlaced; an embedded RGB ICC profile (iCCP) is converted to
    sRGB. CRC errors and truncation are errors (the zlib stream's Adler-32 is not checked: each IDAT
    chunk's CRC-32 already covers the compressed bytes). Refused before decoding when
@@ -59,7 +59,7 @@ int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_im
 int ccodec_png_decode_into(const void *buf, size_t len, int64_t max_pixels, unsigned char *dst,
                            size_t dstlen, ccodec_image *out, char *err, size_t errlen);
 
-/* Row-by-row PNG decoding (libspng's progressive mode), for a caller that resizes as rows
+/* Row-by-row PNG decoding (libpng, png_read_row), for a caller that resizes as rows
    arrive and never holds the whole image. ccodec_png_rows_open reads the header, applies the
    pixel cap, and checks every IDAT chunk whole and CRC-32 intact before any row. It returns
    NULL with *status CCODEC_OK when the image must be decoded whole instead (Adam7 interlaced,

@@ -2,7 +2,7 @@ import CImageCodecs
 import Foundation
 import HalfBlock
 
-/// The hot path's decoders: JPEG through libjpeg-turbo and PNG through libspng, called through
+/// The hot path's decoders: JPEG through libjpeg-turbo and PNG through libpng, called through
 /// the `ccodec_*` shims (jpeglib reports errors by `longjmp`, which Swift cannot take), with
 /// embedded ICC profiles converted to sRGB by LittleCMS. All resampling is Vitrine's own
 /// (HalfBlock's linear-light, premultiplied box filter); libvips is not involved.
@@ -68,7 +68,7 @@ enum Codecs {
         return DecodedImage(bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
     }
 
-    /// A PNG decoded by libspng straight into the bitmap's own array (no second buffer, no
+    /// A PNG decoded by libpng straight into the bitmap's own array (no second buffer, no
     /// copy: on a 512x512 image that copy was 1 MiB and 256 page faults), then, when `shrink`
     /// is true and the box is smaller, box-filtered to fit it. The pixel cap is checked on the
     /// header before the array is allocated.
@@ -112,7 +112,7 @@ enum Codecs {
         return DecodedImage(bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
     }
 
-    /// A PNG read row by row (libspng's progressive mode) into `body`: nil when the image must
+    /// A PNG read row by row (libpng, `png_read_row`) into `body`: nil when the image must
     /// be decoded whole instead (Adam7 interlaced, or an ICC profile to convert).
     /// - Throws: `.tooManyPixels` over `maxPixels` (nothing decoded), `.corrupt` for a damaged
     ///   header or IDAT (checked before the first row), or when a row fails (`body` nil).

@@ -144,7 +144,12 @@ enum LocalData {
     /// - Returns: the bytes, or `.file` ("no such file: PATH", "not a regular file: PATH",
     ///   "cannot read PATH") or `.responseTooLarge(limit:)`.
     static func readFile(_ url: URL, limit: Int) -> Result<Data, ImagePipeline.Error> {
-        let path = url.path
+        readFile(path: url.path, limit: limit)
+    }
+
+    /// As ``readFile(_:limit:)`` for a file system path (absolute, or relative to the working
+    /// directory), which the messages name as given.
+    static func readFile(path: String, limit: Int) -> Result<Data, ImagePipeline.Error> {
         // Only regular files: a FIFO or a device would block (even in open) or never end.
         var info = stat()
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {

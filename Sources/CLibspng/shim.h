@@ -1,4 +1,0 @@
-#ifndef CLIBSPNG_SHIM_H
-#define CLIBSPNG_SHIM_H
-#include <spng.h>
-#endif
