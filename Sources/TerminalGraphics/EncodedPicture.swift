@@ -43,10 +43,16 @@ public struct EncodedPicture: Sendable {
 public struct PictureEncoder: Sendable {
     public let pixelProtocol: PixelProtocol
     public let context: PresenterContext
+    /// Sixel only: when set, pictures are mapped to the slot's fixed palette and encoded by
+    /// ``SixelPalette/encode(_:background:)`` (a pan or zoom step: several times faster than
+    /// libsixel, an ordered dither instead of Atkinson diffusion); nil: libsixel, palette chosen
+    /// for each picture.
+    public var sixelPalette: SixelPaletteSlot?
 
-    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext) {
+    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, sixelPalette: SixelPaletteSlot? = nil) {
         self.pixelProtocol = pixelProtocol
         self.context = context
+        self.sixelPalette = sixelPalette
     }
 
     /// `image` encoded for the protocol (an empty sequence when libsixel or libpng fails: the
@@ -56,10 +62,12 @@ public struct PictureEncoder: Sendable {
         let payload: EncodedPicture.Payload
         switch pixelProtocol {
         case .sixel:
-            let sixel = SixelPresenter.encode(image, background: context.background)
+            let sixel =
+                sixelPalette?.palette(for: image, background: context.background)?.encode(image, background: context.background)
+                ?? SixelPresenter.encode(image, background: context.background)
             payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
         case .iterm:
-            payload = .sequence(ITermPresenter.sequence(image).map { context.wrap($0) } ?? [])
+            payload = .sequence(ITermPresenter.sequence(image, opaque: opaque).map { context.wrap($0) } ?? [])
         case .kitty:
             // Keys left empty: the first command's header starts ",q=2"; the keys go in front
             // of it when the picture is placed (KittyPresenter.transmit).

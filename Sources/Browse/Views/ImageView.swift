@@ -103,6 +103,8 @@ public final class ImageView: BrowseView {
     /// memory, 32 MB of base64 sent once; kitty keeps up to 320 MB of images by default). A
     /// region of nine areas that would be larger gets smaller margins.
     public static let maxPanRegionPixels = 8_000_000
+    /// Sixel's fixed palette for the pan and zoom steps of one basis (see ``encoder(for:_:)``).
+    private var sixelPalette: (basis: RegionBasis, slot: SixelPaletteSlot)?
     /// Pan steps placed from the pan region without sending pixels, and regions sent (tests).
     public private(set) var panCounts = (placed: 0, regions: 0)
 
@@ -391,7 +393,7 @@ public final class ImageView: BrowseView {
         }
         guard let presenter else { return nil }
         let request = PictureWorker.Request(
-            token: nextToken, source: wanted.source, cut: wanted.cut, encoder: presenter.encoder)
+            token: nextToken, source: wanted.source, cut: wanted.cut, encoder: encoder(for: wanted.key, presenter))
         guard let worker else {
             let encoded = request.make().encoded
             keepFrame(encoded, for: wanted.key)
@@ -404,6 +406,22 @@ public final class ImageView: BrowseView {
             worker.submit(request) { [weak self] result in self?.received(result) }
         }
         return nil
+    }
+
+    /// The presenter's encoder for the picture `key`; with sixel, a still image zoomed past the
+    /// fit gets the fixed palette of ``sixelPalette`` (Vitrine's own encoder: a pan step in a
+    /// fraction of libsixel's time, docs/PERFORMANCE.md "sixth part"), made anew for each basis
+    /// (decode, zoom, area, cell size) and chosen by the first picture encoded with it.
+    private func encoder(for key: PictureKey, _ presenter: any ImagePresenter) -> PictureEncoder {
+        var encoder = presenter.encoder
+        guard presenter is SixelPresenter, !key.preview, schedule == nil, let viewport, viewport.zoom != .fit else {
+            return encoder
+        }
+        let basis = RegionBasis(
+            decode: decodeSerial, zoom: viewport.zoom, columns: viewport.columns, rows: viewport.rows, cell: viewport.cell)
+        if sixelPalette?.basis != basis { sixelPalette = (basis, SixelPaletteSlot()) }
+        encoder.sixelPalette = sixelPalette!.slot
+        return encoder
     }
 
     /// The worker's answer, on the main thread: kept when the state it was asked for is still

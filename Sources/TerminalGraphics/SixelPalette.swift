@@ -1,0 +1,363 @@
+import CSixel
+import HalfBlock
+import Locking
+import TerminalUI
+
+/// A fixed sixel palette and Vitrine's own sixel encoder for it: the fast path of a pan or zoom
+/// step, where libsixel's encoder (its colour lookup, diffusion and band encoding: 90-150 ms for
+/// 1200x780 pixels here, docs/PERFORMANCE.md, "sixth part") is too slow for a key.
+///
+/// The palette is chosen once (libsixel's median cut over a first picture: ``init(choosingFor:background:colors:)``,
+/// about 1.5 ms) and every later picture is mapped to it through a 32x32x32 lookup table (5 bits
+/// a channel: the nearest colour to each cell's centre, built once, about 10 ms) with an 8x8
+/// ordered (Bayer) dither of ``ditherAmplitude`` levels, then encoded band by band
+/// (``encode(_:background:)``). A fixed palette keeps the colours of consecutive pan steps the
+/// same (no shimmer between pictures), and an ordered dither is tied to the pixel's position,
+/// not to the pixels before it as error diffusion is.
+///
+/// The format is DEC's sixel (VT330/VT340 Programmer Reference, "Sixel Graphics"; as libsixel
+/// writes it): `DCS q`, raster attributes `"1;1;W;H` (1:1 pixels), colour registers
+/// `#n;2;R;G;B` in percent, then for each band of six pixel rows each colour used in it as
+/// `#n` and one sixel character a column (`?` plus the six bits, the lowest bit the top row),
+/// repeats as `!count char`, `$` back to the band's start for the next colour, `-` to the next
+/// band, and `ST`. Bits that are 0 leave what an earlier colour drew.
+///
+/// Immutable after init: Sendable, shared by the worker's encodes.
+public final class SixelPalette: Sendable {
+    /// The colours as the terminal shows them (each channel rounded to a percent and back),
+    /// R G B each, `count` of them.
+    public let colors: [UInt8]
+    /// `#n;2;R;G;B` for every colour, in percent: the registers a picture defines.
+    let definitions: [UInt8]
+    /// The nearest colour to the centre of each 5-bit cell (index `r>>3 << 10 | g>>3 << 5 | b>>3`).
+    let lookup: [UInt8]
+
+    /// The ordered dither's spread, in 8-bit levels: each pixel is offset by -A/2 ..< A/2 (an 8x8
+    /// Bayer threshold) before the lookup. On the benchmark's 1200x780 step (docs/PERFORMANCE.md,
+    /// "sixth part", PSNR by ImageMagick's decode): 0 scored 33.96 dB in 417 KB but showed
+    /// contours in smooth areas, 8 scored 33.48 dB in 626 KB and none, 16 and more lost PSNR
+    /// (31.97 dB) and grew the bytes (876 KB); libsixel's Atkinson scored 33.32 dB in 483 KB.
+    public static let ditherAmplitude = 8
+
+    /// Number of colours (1-256).
+    public var count: Int { colors.count / 3 }
+
+    /// A palette of up to `colors` (1-256) chosen for `image` (alpha composited over
+    /// `background`) by libsixel's median cut; nil when libsixel is not available or fails.
+    public convenience init?(choosingFor image: RGBAImage, background: RGB, colors: Int = 256) {
+        var rgb = SixelPresenter.composite(image, over: background)
+        let wanted = min(256, max(1, colors))
+        var chosen = [UInt8](repeating: 0, count: wanted * 3)
+        let n = rgb.withUnsafeMutableBufferPointer { p in
+            chosen.withUnsafeMutableBufferPointer { c in
+                csixel_palette(p.baseAddress, Int32(image.width), Int32(image.height), Int32(wanted), c.baseAddress)
+            }
+        }
+        guard n > 0 else { return nil }
+        self.init(colors: Array(chosen[0..<(Int(n) * 3)]))
+    }
+
+    /// A palette of exactly these colours (R G B each, 1-256 of them; tests).
+    public init(colors rgb: [UInt8]) {
+        precondition(rgb.count >= 3 && rgb.count <= 768 && rgb.count % 3 == 0, "1-256 RGB colours")
+        let n = rgb.count / 3
+        var shown = [UInt8](repeating: 0, count: rgb.count)
+        var definitions: [UInt8] = []
+        for i in 0..<n {
+            definitions += Array("#\(i);2".utf8)
+            for c in 0..<3 {
+                let percent = (Int(rgb[3 * i + c]) * 100 + 127) / 255
+                shown[3 * i + c] = UInt8((percent * 255 + 50) / 100)
+                definitions += Array(";\(percent)".utf8)
+            }
+        }
+        self.colors = shown
+        self.definitions = definitions
+        self.lookup = Self.buildLookup(shown)
+    }
+
+    /// For each 5-bit cell, the index of the colour nearest (squared RGB distance) its centre.
+    private static func buildLookup(_ colors: [UInt8]) -> [UInt8] {
+        let n = colors.count / 3
+        var table = [UInt8](repeating: 0, count: 32 * 32 * 32)
+        var pr = [Int32](repeating: 0, count: n), pg = pr, pb = pr
+        for i in 0..<n {
+            pr[i] = Int32(colors[3 * i])
+            pg[i] = Int32(colors[3 * i + 1])
+            pb[i] = Int32(colors[3 * i + 2])
+        }
+        pr.withUnsafeBufferPointer { pr in
+            pg.withUnsafeBufferPointer { pg in
+                pb.withUnsafeBufferPointer { pb in
+                    table.withUnsafeMutableBufferPointer { out in
+                        for r in 0..<32 {
+                            let cr = Int32(r << 3 | 4)
+                            for g in 0..<32 {
+                                let cg = Int32(g << 3 | 4)
+                                for b in 0..<32 {
+                                    let cb = Int32(b << 3 | 4)
+                                    var best = 0
+                                    var bestDistance = Int32.max
+                                    for i in 0..<n {
+                                        let dr = pr[i] - cr, dg = pg[i] - cg, db = pb[i] - cb
+                                        let d = dr &* dr &+ dg &* dg &+ db &* db
+                                        if d < bestDistance {
+                                            bestDistance = d
+                                            best = i
+                                        }
+                                    }
+                                    out[r << 10 | g << 5 | b] = UInt8(best)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return table
+    }
+
+    /// The 8x8 Bayer matrix (0-63).
+    private static let bayer: [Int32] = [
+        0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26,
+        12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
+        3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25,
+        15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
+    ]
+
+    /// Palette index of every pixel of `image` (alpha composited over `background`), ordered
+    /// dither of `amplitude` levels (0: none), rows top first.
+    public func indices(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+        let w = image.width, h = image.height
+        var out = [UInt8](repeating: 0, count: w * h)
+        // Offsets -A/2 ..< A/2 from the Bayer thresholds, per position in the 8x8 tile.
+        let a = Int32(max(0, amplitude))
+        let offsets = Self.bayer.map { ($0 * 2 + 1 - 64) * a / 128 }
+        let bg = (Int32(background.r), Int32(background.g), Int32(background.b))
+        image.pixels.withUnsafeBufferPointer { src in
+            lookup.withUnsafeBufferPointer { lut in
+                offsets.withUnsafeBufferPointer { off in
+                    out.withUnsafeMutableBufferPointer { dst in
+                        for y in 0..<h {
+                            let row = (y & 7) << 3
+                            var s = y * w * 4
+                            var d = y * w
+                            for x in 0..<w {
+                                var r = Int32(src[s]), g = Int32(src[s + 1]), b = Int32(src[s + 2])
+                                let alpha = Int32(src[s + 3])
+                                if alpha != 255 {
+                                    r = (r * alpha + bg.0 * (255 - alpha) + 127) / 255
+                                    g = (g * alpha + bg.1 * (255 - alpha) + 127) / 255
+                                    b = (b * alpha + bg.2 * (255 - alpha) + 127) / 255
+                                }
+                                let o = off[row | (x & 7)]
+                                r = min(255, max(0, r &+ o))
+                                g = min(255, max(0, g &+ o))
+                                b = min(255, max(0, b &+ o))
+                                dst[d] = lut[Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)]
+                                s += 4
+                                d += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `image` as a complete sixel sequence (`DCS q … ST`, 7-bit) in this palette: mapped by
+    /// ``indices(_:background:amplitude:)`` (alpha composited over `background`, sixel has
+    /// none; an ordered dither of `amplitude` levels, 0 for none), then encoded band by band. About 0.35 bytes a pixel on a photo.
+    public func encode(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+        Self.encodeBands(
+            indices(image, background: background, amplitude: amplitude), width: image.width, height: image.height,
+            definitions: definitions)
+    }
+
+    /// The sixel sequence of `index` (palette indices, `width` x `height`, rows top first) with
+    /// the colour registers `definitions`.
+    ///
+    /// Each band of six rows is read once: every column's six pixels give each colour in it a
+    /// six-bit mask, appended to that colour's list for the band (in column order); then each
+    /// colour's list is written as its sixel characters, gaps as `?` (no bit), runs of four or
+    /// more of the same character as `!count`. The work is linear in the pixels, whatever the
+    /// number of colours.
+    static func encodeBands(_ index: [UInt8], width w: Int, height h: Int, definitions: [UInt8]) -> [UInt8] {
+        var out = ByteWriter(capacity: w * h / 2 + definitions.count + 64)
+        defer { out.free() }
+        out.append(contentsOf: [0x1B, UInt8(ascii: "P"), UInt8(ascii: "q")])
+        out.append(contentsOf: Array("\"1;1;\(w);\(h)".utf8))
+        out.append(contentsOf: definitions)
+        // Per band: a linked list of (column, mask) entries per colour, in column order.
+        let capacity = w * 6
+        let entryColumn = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let entryMask = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let entryNext = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let head = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let tail = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let stamp = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        defer {
+            for p in [entryColumn, entryNext, head, tail, stamp, slot] { p.deallocate() }
+            entryMask.deallocate()
+        }
+        head.initialize(repeating: -1, count: 256)
+        tail.initialize(repeating: -1, count: 256)
+        stamp.initialize(repeating: -1, count: 256)
+        slot.initialize(repeating: 0, count: 256)
+        index.withUnsafeBufferPointer { index in
+            var y0 = 0
+            while y0 < h {
+                let rows = min(6, h - y0)
+                var entries: Int32 = 0
+                for x in 0..<w {
+                    var p = y0 * w + x
+                    let column = Int32(x)
+                    for bit in 0..<rows {
+                        let c = Int(index[p])
+                        if stamp[c] == column {
+                            entryMask[Int(slot[c])] |= UInt8(1 << bit)
+                        } else {
+                            stamp[c] = column
+                            let e = entries
+                            entries += 1
+                            slot[c] = e
+                            entryColumn[Int(e)] = column
+                            entryMask[Int(e)] = UInt8(1 << bit)
+                            entryNext[Int(e)] = -1
+                            if head[c] < 0 { head[c] = e } else { entryNext[Int(tail[c])] = e }
+                            tail[c] = e
+                        }
+                        p += w
+                    }
+                }
+                // At most: per entry two runs flushed (`!NNNN?` and `!NNNNc`, 7 bytes each), per
+                // colour `$#NNN` and its last run.
+                out.reserve(Int(entries) * 14 + 256 * 12 + 1)
+                var first = true
+                for c in 0..<256 where head[c] >= 0 {
+                    if !first { out.append(UInt8(ascii: "$")) }
+                    first = false
+                    out.append(UInt8(ascii: "#"))
+                    out.appendNumber(c)
+                    var column = 0
+                    var pending: UInt8 = 0
+                    var run = 0
+                    var e = head[c]
+                    while e >= 0 {
+                        let x = Int(entryColumn[Int(e)])
+                        let ch = 63 + entryMask[Int(e)]
+                        if x > column {
+                            out.appendRun(pending, run)
+                            pending = 63
+                            run = x - column
+                        }
+                        if ch == pending {
+                            run += 1
+                        } else {
+                            out.appendRun(pending, run)
+                            pending = ch
+                            run = 1
+                        }
+                        column = x + 1
+                        e = entryNext[Int(e)]
+                    }
+                    out.appendRun(pending, run)
+                    head[c] = -1
+                    tail[c] = -1
+                    stamp[c] = -1
+                }
+                y0 += 6
+                if y0 < h { out.append(UInt8(ascii: "-")) }
+            }
+        }
+        out.append(contentsOf: [0x1B, UInt8(ascii: "\\")])
+        return out.bytes
+    }
+}
+
+/// A growable byte buffer without `Array`'s per-append checks (room is reserved per band), for
+/// the sixel band encoder.
+private struct ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// Makes room for `more` bytes past the end.
+    mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(capacity * 2, count + more)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = grown
+    }
+
+    /// One byte; room must have been reserved.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        reserve(bytes.count)
+        for b in bytes { append(b) }
+    }
+
+    /// The decimal digits of `n` (0 or more; callers reserve 5 bytes a number: a column count
+    /// or a colour index).
+    @inline(__always)
+    mutating func appendNumber(_ n: Int) {
+        if n >= 10 { appendNumber(n / 10) }
+        append(UInt8(ascii: "0") + UInt8(n % 10))
+    }
+
+    /// `run` copies of the sixel character `ch`, as `!run ch` from four on.
+    @inline(__always)
+    mutating func appendRun(_ ch: UInt8, _ run: Int) {
+        guard run > 0 else { return }
+        if run >= 4 {
+            append(UInt8(ascii: "!"))
+            appendNumber(run)
+            append(ch)
+        } else {
+            for _ in 0..<run { append(ch) }
+        }
+    }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func free() { base.deallocate() }
+}
+
+/// Where the pictures of one run of pan and zoom steps get their sixel palette: the first
+/// encode through it chooses the palette for its own picture (``SixelPalette/init(choosingFor:background:colors:)``),
+/// the later ones reuse it, so consecutive steps share their colours and pay no median cut nor
+/// lookup table. The full view makes a new one when the decode, the zoom, the area or the cell
+/// size changes. Thread-safe (the worker's queue encodes, the main thread makes it).
+public final class SixelPaletteSlot: Sendable {
+    private let palette = Mutex<SixelPalette?>(nil)
+
+    public init() {}
+
+    /// The palette, chosen for `image` when there is none yet; nil when libsixel is missing.
+    func palette(for image: RGBAImage, background: RGB) -> SixelPalette? {
+        palette.withLock { kept -> SixelPalette? in
+            if let kept { return kept }
+            let made = SixelPalette(choosingFor: image, background: background)
+            kept = made
+            return made
+        }
+    }
+
+    /// The palette chosen so far (nil before the first encode; tests).
+    public var chosen: SixelPalette? { palette.withLock { $0 } }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HalfBlock
+import Testing
+import TestSupport
+
+@testable import TerminalGraphics
+@testable import TerminalUI
+
+/// Vitrine's own sixel encoder (the fixed palette of pan and zoom steps), read back by an
+/// independent decoder (ImageMagick) as the libsixel presenter's tests do.
+@Suite("SixelPalette")
+struct SixelPaletteTests {
+    let decode = SixelPresenterTests().decodeWithImageMagick
+
+    @Test("two exact colours: every pixel of a checkerboard of odd size (13x17, not whole bands) decodes back exactly")
+    func exact() throws {
+        // Red and blue are 100% and 0% in sixel's percent registers: they survive exactly.
+        let palette = SixelPalette(colors: [255, 0, 0, 0, 0, 255])
+        var pixels = [UInt8](repeating: 255, count: 13 * 17 * 4)
+        for y in 0..<17 {
+            for x in 0..<13 {
+                let blue = (x / 2 + y / 3) % 2 == 1
+                pixels[4 * (y * 13 + x)] = blue ? 0 : 255
+                pixels[4 * (y * 13 + x) + 1] = 0
+                pixels[4 * (y * 13 + x) + 2] = blue ? 255 : 0
+            }
+        }
+        let image = RGBAImage(width: 13, height: 17, pixels: pixels)
+        let sixel = palette.encode(image, background: RGB(0, 0, 0), amplitude: 0)
+        let text = String(decoding: sixel, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}Pq\"1;1;13;17#0;2;100;0;0#1;2;0;0;100"), "\(text.prefix(40))")
+        #expect(text.hasSuffix("\u{1B}\\"))
+        // Three bands (6 + 6 + 5 rows): two `-`.
+        #expect(text.filter { $0 == "-" }.count == 2)
+        let decoded = try decode(sixel)
+        #expect(decoded.width == 13 && decoded.height == 17)
+        #expect(psnr(image, decoded) == .infinity)
+    }
+
+    @Test("one colour across a row is one run: `!width~` for a band of six set rows")
+    func runs() {
+        let palette = SixelPalette(colors: [0, 255, 0])
+        let image = RGBAImage(width: 200, height: 6, pixels: [UInt8](repeating: 255, count: 200 * 6 * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 2 ? 0 : 255 })
+        let text = String(decoding: palette.encode(image, background: RGB(0, 0, 0)), as: UTF8.self)
+        #expect(text == "\u{1B}Pq\"1;1;200;6#0;2;0;100;0#0!200~\u{1B}\\")
+    }
+
+    @Test("a photo-like picture in the palette chosen for it: PSNR over 30 dB, within 1.5 dB of libsixel's Atkinson")
+    func quality() throws {
+        // Given a smooth 240x160 picture and the palette libsixel's median cut chooses for it
+        let image = Pictures.smooth(width: 240, height: 160)
+        let palette = try #require(SixelPalette(choosingFor: image, background: RGB(0, 0, 0)))
+        #expect(palette.count > 16 && palette.count <= 256)
+        // When both encoders write it
+        let ours = palette.encode(image, background: RGB(0, 0, 0))
+        let libsixel = SixelPresenter.encode(image, background: RGB(0, 0, 0))
+        // Then ImageMagick reads ours back at its size, as close to the source as libsixel's
+        let decoded = try decode(ours)
+        #expect(decoded.width == 240 && decoded.height == 160)
+        let score = psnr(image, decoded), reference = psnr(image, try decode(libsixel))
+        #expect(score > 30, "PSNR \(score) dB")
+        #expect(score > reference - 1.5, "PSNR \(score) dB against libsixel's \(reference)")
+    }
+
+    @Test("transparency is composited over the background; the lookup maps a colour to its nearest entry")
+    func background() throws {
+        let palette = SixelPalette(colors: [0, 0, 0, 200, 30, 90, 255, 255, 255])
+        let clear = RGBAImage(width: 4, height: 4, pixels: [UInt8](repeating: 0, count: 64))
+        #expect(palette.indices(clear, background: RGB(200, 30, 90), amplitude: 0) == [UInt8](repeating: 1, count: 16))
+        let grey = RGBAImage(width: 2, height: 1, pixels: [40, 40, 40, 255, 230, 230, 230, 255])
+        #expect(palette.indices(grey, background: RGB(0, 0, 0), amplitude: 0) == [0, 2])
+    }
+
+    @Test("a slot chooses its palette with the first encode and keeps it for the next; the encoder uses it")
+    func slot() throws {
+        let slot = SixelPaletteSlot()
+        #expect(slot.chosen == nil)
+        let encoder = PictureEncoder(.sixel, context: PresenterContext(), sixelPalette: slot)
+        let first = Pictures.smooth(width: 60, height: 40)
+        let encoded = encoder.encode(first)
+        let palette = try #require(slot.chosen)
+        guard case .sequence(let bytes) = encoded.payload else { Issue.record("not a sequence"); return }
+        #expect(bytes == palette.encode(first, background: RGB(0, 0, 0)))
+        // A different picture keeps the first one's palette.
+        _ = encoder.encode(Pictures.fading(Pictures.smooth(width: 30, height: 30)))
+        #expect(slot.chosen === palette)
+    }
+}
