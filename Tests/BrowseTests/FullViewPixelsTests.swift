@@ -111,6 +111,28 @@ struct FullViewPixelsTests {
         #expect(h.app.pixelOutputAtExit().isEmpty)
     }
 
+    @Test("sixel and iTerm2: a pan step's opaque picture filling the same cells is drawn over the last, never blanked first")
+    func panWithoutBlank() {
+        for p in [PixelProtocol.sixel, .iterm] {
+            let h = harness(p)
+            _ = openAndLoad(h)
+            _ = turn(h)
+            // 1:1 fills the 80x23 cells (800x460 pixels): a new area, so the fit's 62 columns go.
+            h.app.handle(.character("="))
+            let zoom = turn(h)
+            #expect(zoom.before.contains("\u{1B}[62X"), "\(p)")
+            // A pan step: the same cells, covered whole by an opaque picture: no ECH at all.
+            h.app.handle(.character("l"))
+            let pan = turn(h)
+            #expect(pan.before.isEmpty, "\(p)")
+            #expect(pan.after.hasPrefix("\u{1B}7\u{1B}[1;1H\u{1B}" + (p == .sixel ? "P" : "]1337")), "\(p): \(pan.after.prefix(20))")
+            #expect(!pan.after.contains("X\u{1B}"), "\(p): blanked")
+            // Back to the fit (a smaller picture): its old cells are blanked as before.
+            h.app.handle(.character("w"))
+            #expect(turn(h).before.contains("\u{1B}[80X"), "\(p)")
+        }
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.

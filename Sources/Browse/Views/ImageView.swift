@@ -524,6 +524,16 @@ public final class ImageView: BrowseView {
             shown = (key, area, bytes)
             return bytes
         }
+        if !(presenter is KittyPresenter), !fullRepaint, let context, shown?.area == area, encoded.opaque,
+            encoded.width == area.columns * context.cellWidth, encoded.height == area.rows * context.cellHeight
+        {
+            // Sixel or iTerm2 (a pan step, the decode after the thumbnail): an opaque picture that
+            // fills every pixel of the old one's cells covers it, so it is drawn over it with no
+            // ECH blank first (a blank frame between the two pictures flickered).
+            let bytes = presenter!.showFrame(encoded: encoded, number: key.frame, in: area)
+            self.shown = (key, area, bytes)
+            return bytes
+        }
         var out = removeOutput()
         // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
         let bytes = animationFrame
