@@ -133,6 +133,25 @@ struct FullViewPixelsTests {
         }
     }
 
+    @Test("sixel and iTerm2: a picture taken off without one covering it (the next item, a smaller picture) repaints the terminal whole; kitty's does not")
+    func staleRepaints() {
+        for p in [PixelProtocol.sixel, .iterm, .kitty] {
+            let h = harness(p)
+            _ = openAndLoad(h)
+            _ = turn(h)
+            h.app.repaintRequested = false
+            // A pan-free turn: nothing comes off, no repaint.
+            h.app.handle(.character("x"))
+            _ = turn(h)
+            #expect(!h.app.repaintRequested, "\(p)")
+            // n: the picture comes off before the refresh; in the cells, the same turn repaints.
+            h.app.handle(.character("n"))
+            let next = turn(h)
+            #expect(!next.before.isEmpty, "\(p)")
+            #expect(h.app.repaintRequested == (p != .kitty), "\(p)")
+        }
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.
