@@ -195,11 +195,12 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--pans-only", action="store_true")
     ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
+    ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock", help="comma-separated, in this order")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
     image = tmp / "photo-4000x3000.jpg"
     subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)
-    protocols = ["kitty", "sixel", "iterm", "halfblock"]
+    protocols = args.protocols.split(",")
     results = {}
     for memory in (() if args.pans_only else (False, True)):
         browsers = {p: Browser(args.bin, image, p, memory) for p in protocols}

@@ -62,6 +62,8 @@ func panEncodeBench(_ arguments: [String]) {
         timed("sixel: libsixel") { SixelPresenter.encode(frame, background: background).count }
         timed("sixel: fixed palette") { fast.encode(frame).byteCount }
         timed("iTerm2") { iterm.encode(frame).byteCount }
+        timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
+        timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
         if let palette = slot.chosen {
             timed("sixel: fixed palette, mapping alone") { palette.indices(frame, background: background).count }
         }
