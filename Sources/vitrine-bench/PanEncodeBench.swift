@@ -66,6 +66,13 @@ func panEncodeBench(_ arguments: [String]) {
         timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
         if let palette = slot.chosen {
             timed("sixel: fixed palette, mapping alone") { palette.indices(frame, background: background).count }
+            let index = palette.indices(frame, background: background)
+            timed("sixel: fixed palette, bands alone, 1 part") {
+                palette.encode(indices: index, width: frame.width, height: frame.height, parts: 1).count
+            }
+            timed("sixel: fixed palette, bands alone, 2 parts") {
+                palette.encode(indices: index, width: frame.width, height: frame.height, parts: 2).count
+            }
         }
     }
     print("| encoder | p50 ms | p99 ms | bytes p50 |")

@@ -62,6 +62,18 @@ struct SixelPaletteTests {
         #expect(score > reference - 1.5, "PSNR \(score) dB against libsixel's \(reference)")
     }
 
+    @Test("bands written in concurrent parts join to the same bytes as one pass (300 rows: 50 bands, 3 parts)")
+    func parts() throws {
+        let image = Pictures.smooth(width: 97, height: 300)
+        let palette = try #require(SixelPalette(choosingFor: image, background: RGB(0, 0, 0)))
+        let index = palette.indices(image, background: RGB(0, 0, 0))
+        let one = SixelPalette.encodeBands(index, width: 97, height: 300, definitions: palette.definitions, parts: 1)
+        let three = SixelPalette.encodeBands(index, width: 97, height: 300, definitions: palette.definitions, parts: 3)
+        #expect(one == three)
+        #expect(String(decoding: one, as: UTF8.self).filter { $0 == "-" }.count == 49)
+        #expect(psnr(image, try decode(one)) > 30)
+    }
+
     @Test("transparency is composited over the background; the lookup maps a colour to its nearest entry")
     func background() throws {
         let palette = SixelPalette(colors: [0, 0, 0, 200, 30, 90, 255, 255, 255])
