@@ -99,7 +99,7 @@ let package = Package(
         // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
         .target(
             name: "TerminalGraphics",
-            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG", "Locking"],
+            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -43,16 +43,16 @@ public struct EncodedPicture: Sendable {
 public struct PictureEncoder: Sendable {
     public let pixelProtocol: PixelProtocol
     public let context: PresenterContext
-    /// Sixel only: when set, pictures are mapped to the slot's fixed palette and encoded by
-    /// ``SixelPalette/encode(_:background:)`` (a pan or zoom step: several times faster than
-    /// libsixel, an ordered dither instead of Atkinson diffusion); nil: libsixel, palette chosen
-    /// for each picture.
-    public var sixelPalette: SixelPaletteSlot?
+    /// Sixel only: true, pictures go through Vitrine's own encoder (``SixelPalette``: libsixel's
+    /// median cut for the palette, an ordered dither and a band encoder of its own; a pan or zoom
+    /// step, several times faster than libsixel); false, through libsixel whole (Atkinson
+    /// diffusion).
+    public var fastSixel: Bool
 
-    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, sixelPalette: SixelPaletteSlot? = nil) {
+    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, fastSixel: Bool = false) {
         self.pixelProtocol = pixelProtocol
         self.context = context
-        self.sixelPalette = sixelPalette
+        self.fastSixel = fastSixel
     }
 
     /// `image` encoded for the protocol (an empty sequence when libsixel or libpng fails: the
@@ -62,8 +62,9 @@ public struct PictureEncoder: Sendable {
         let payload: EncodedPicture.Payload
         switch pixelProtocol {
         case .sixel:
+            let fast = fastSixel ? SixelPalette(choosingFor: image, background: context.background) : nil
             let sixel =
-                sixelPalette?.palette(for: image, background: context.background)?.encode(image, background: context.background)
+                fast?.encode(image, background: context.background)
                 ?? SixelPresenter.encode(image, background: context.background)
             payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
         case .iterm:

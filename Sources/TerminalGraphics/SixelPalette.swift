@@ -2,20 +2,20 @@ import CSixel
 import Dispatch
 import Foundation
 import HalfBlock
-import Locking
 import TerminalUI
 
-/// A fixed sixel palette and Vitrine's own sixel encoder for it: the fast path of a pan or zoom
-/// step, where libsixel's encoder (its colour lookup, diffusion and band encoding: 90-150 ms for
-/// 1200x780 pixels here, docs/PERFORMANCE.md, "sixth part") is too slow for a key.
+/// A sixel palette and Vitrine's own sixel encoder for it: the fast path of a pan or zoom step,
+/// where libsixel's encoder (its colour lookup, diffusion and band encoding: 100-180 ms for
+/// 1200x780 pixels here, docs/PERFORMANCE.md, "sixth part") is too slow for a key; about 0.2x
+/// of its time at the same PSNR.
 ///
-/// The palette is chosen once (libsixel's median cut over a first picture: ``init(choosingFor:background:colors:)``,
-/// about 1.5 ms) and every later picture is mapped to it through a 32x32x32 lookup table (5 bits
-/// a channel: the nearest colour to each cell's centre, built once, about 10 ms) with an 8x8
-/// ordered (Bayer) dither of ``ditherAmplitude`` levels, then encoded band by band
-/// (``encode(_:background:)``). A fixed palette keeps the colours of consecutive pan steps the
-/// same (no shimmer between pictures), and an ordered dither is tied to the pixel's position,
-/// not to the pixels before it as error diffusion is.
+/// The palette is chosen for the picture by libsixel's median cut
+/// (``init(choosingFor:background:colors:)``, about 1.5 ms); the pixels are mapped to it through
+/// a 32x32x32 lookup (5 bits a channel: the nearest colour to each cell's centre, filled as
+/// cells are met) after an 8x8 ordered (Bayer) dither of ``ditherAmplitude`` levels, then
+/// encoded band by band (``encode(_:background:amplitude:)``). An ordered dither is tied to the
+/// pixel's position, not to the pixels before it as error diffusion is, and costs one add a
+/// channel.
 ///
 /// The format is DEC's sixel (VT330/VT340 Programmer Reference, "Sixel Graphics"; as libsixel
 /// writes it): `DCS q`, raster attributes `"1;1;W;H` (1:1 pixels), colour registers
@@ -24,15 +24,13 @@ import TerminalUI
 /// repeats as `!count char`, `$` back to the band's start for the next colour, `-` to the next
 /// band, and `ST`. Bits that are 0 leave what an earlier colour drew.
 ///
-/// Immutable after init: Sendable, shared by the worker's encodes.
+/// Immutable after init: Sendable.
 public final class SixelPalette: Sendable {
     /// The colours as the terminal shows them (each channel rounded to a percent and back),
     /// R G B each, `count` of them.
     public let colors: [UInt8]
     /// `#n;2;R;G;B` for every colour, in percent: the registers a picture defines.
     let definitions: [UInt8]
-    /// The nearest colour to the centre of each 5-bit cell (index `r>>3 << 10 | g>>3 << 5 | b>>3`).
-    let lookup: [UInt8]
 
     /// The ordered dither's spread, in 8-bit levels: each pixel is offset by -A/2 ..< A/2 (an 8x8
     /// Bayer threshold) before the lookup. On the benchmark's 1200x780 step (docs/PERFORMANCE.md,
@@ -75,48 +73,27 @@ public final class SixelPalette: Sendable {
         }
         self.colors = shown
         self.definitions = definitions
-        self.lookup = Self.buildLookup(shown)
     }
 
-    /// For each 5-bit cell, the index of the colour nearest (squared RGB distance) its centre.
-    private static func buildLookup(_ colors: [UInt8]) -> [UInt8] {
-        let n = colors.count / 3
-        var table = [UInt8](repeating: 0, count: 32 * 32 * 32)
-        var pr = [Int32](repeating: 0, count: n), pg = pr, pb = pr
-        for i in 0..<n {
-            pr[i] = Int32(colors[3 * i])
-            pg[i] = Int32(colors[3 * i + 1])
-            pb[i] = Int32(colors[3 * i + 2])
-        }
-        pr.withUnsafeBufferPointer { pr in
-            pg.withUnsafeBufferPointer { pg in
-                pb.withUnsafeBufferPointer { pb in
-                    table.withUnsafeMutableBufferPointer { out in
-                        for r in 0..<32 {
-                            let cr = Int32(r << 3 | 4)
-                            for g in 0..<32 {
-                                let cg = Int32(g << 3 | 4)
-                                for b in 0..<32 {
-                                    let cb = Int32(b << 3 | 4)
-                                    var best = 0
-                                    var bestDistance = Int32.max
-                                    for i in 0..<n {
-                                        let dr = pr[i] - cr, dg = pg[i] - cg, db = pb[i] - cb
-                                        let d = dr &* dr &+ dg &* dg &+ db &* db
-                                        if d < bestDistance {
-                                            bestDistance = d
-                                            best = i
-                                        }
-                                    }
-                                    out[r << 10 | g << 5 | b] = UInt8(best)
-                                }
-                            }
-                        }
-                    }
-                }
+    /// The index of the colour nearest (squared RGB distance) the centre of the 5-bit cell
+    /// `key` (`r>>3 << 10 | g>>3 << 5 | b>>3`).
+    @inline(__always)
+    private static func nearest(_ key: Int, _ colors: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        let r = Int32((key >> 10) << 3 | 4), g = Int32(((key >> 5) & 31) << 3 | 4), b = Int32((key & 31) << 3 | 4)
+        var best = 0
+        var bestDistance = Int32.max
+        var i = 0, c = 0
+        while c < colors.count {
+            let dr = Int32(colors[c]) - r, dg = Int32(colors[c + 1]) - g, db = Int32(colors[c + 2]) - b
+            let d = dr &* dr &+ dg &* dg &+ db &* db
+            if d < bestDistance {
+                bestDistance = d
+                best = i
             }
+            i += 1
+            c += 3
         }
-        return table
+        return UInt8(best)
     }
 
     /// The 8x8 Bayer matrix (0-63).
@@ -136,8 +113,12 @@ public final class SixelPalette: Sendable {
         let a = Int32(max(0, amplitude))
         let offsets = Self.bayer.map { ($0 * 2 + 1 - 64) * a / 128 }
         let bg = (Int32(background.r), Int32(background.g), Int32(background.b))
+        // The lookup, filled as cells are met (a photo's picture meets a few thousand of the
+        // 32768): 0xFFFF not yet looked up.
+        var lookup = [UInt16](repeating: 0xFFFF, count: 32 * 32 * 32)
         image.pixels.withUnsafeBufferPointer { src in
-            lookup.withUnsafeBufferPointer { lut in
+            colors.withUnsafeBufferPointer { colors in
+            lookup.withUnsafeMutableBufferPointer { lut in
                 offsets.withUnsafeBufferPointer { off in
                     out.withUnsafeMutableBufferPointer { dst in
                         for y in 0..<h {
@@ -156,13 +137,20 @@ public final class SixelPalette: Sendable {
                                 r = min(255, max(0, r &+ o))
                                 g = min(255, max(0, g &+ o))
                                 b = min(255, max(0, b &+ o))
-                                dst[d] = lut[Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)]
+                                let key = Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)
+                                var entry = lut[key]
+                                if entry == 0xFFFF {
+                                    entry = UInt16(Self.nearest(key, colors))
+                                    lut[key] = entry
+                                }
+                                dst[d] = UInt8(truncatingIfNeeded: entry)
                                 s += 4
                                 d += 1
                             }
                         }
                     }
                 }
+            }
             }
         }
         return out
@@ -396,28 +384,4 @@ private struct ByteWriter {
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     func free() { base.deallocate() }
-}
-
-/// Where the pictures of one run of pan and zoom steps get their sixel palette: the first
-/// encode through it chooses the palette for its own picture (``SixelPalette/init(choosingFor:background:colors:)``),
-/// the later ones reuse it, so consecutive steps share their colours and pay no median cut nor
-/// lookup table. The full view makes a new one when the decode, the zoom, the area or the cell
-/// size changes. Thread-safe (the worker's queue encodes, the main thread makes it).
-public final class SixelPaletteSlot: Sendable {
-    private let palette = Mutex<SixelPalette?>(nil)
-
-    public init() {}
-
-    /// The palette, chosen for `image` when there is none yet; nil when libsixel is missing.
-    func palette(for image: RGBAImage, background: RGB) -> SixelPalette? {
-        palette.withLock { kept -> SixelPalette? in
-            if let kept { return kept }
-            let made = SixelPalette(choosingFor: image, background: background)
-            kept = made
-            return made
-        }
-    }
-
-    /// The palette chosen so far (nil before the first encode; tests).
-    public var chosen: SixelPalette? { palette.withLock { $0 } }
 }

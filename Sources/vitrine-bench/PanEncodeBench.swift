@@ -1,7 +1,8 @@
 // `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]`: the encode of one pan step at 1:1
 // for sixel and iTerm2 (docs/PERFORMANCE.md, "The browser's full view", sixth part), in 120x40
 // cells of 10x20 pixels (1200x780 a picture), each way interleaved step by step: libsixel (the
-// fit's encoder) against Vitrine's fixed-palette encoder, and the iTerm2 sequences. `--dump DIR`
+// fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
+// kept), and the iTerm2 sequences. `--dump DIR`
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture).
 import Foundation
@@ -30,9 +31,10 @@ func panEncodeBench(_ arguments: [String]) {
     var viewport = Viewport(image: size, columns: 120, rows: 39, cell: PixelSize(width: 10, height: 20))
     viewport.actualSize()
     let background = RGB(0, 0, 0)
-    let slot = SixelPaletteSlot()
+    // The first step's palette, kept for the later ones (the alternative to a palette a step).
+    var firstPalette: SixelPalette?
     let context = PresenterContext(cellWidth: 10, cellHeight: 20)
-    let fast = PictureEncoder(.sixel, context: context, sixelPalette: slot)
+    let fast = PictureEncoder(.sixel, context: context, fastSixel: true)
     let iterm = PictureEncoder(.iterm, context: context)
     var times: [String: [Double]] = [:]
     var bytes: [String: [Int]] = [:]
@@ -59,18 +61,31 @@ func panEncodeBench(_ arguments: [String]) {
                 }
             }
         }
+        if n == 3, let dump, let palette = firstPalette {
+            // A later step in the first step's palette, against libsixel's palette for itself.
+            let later = dump + "/step3"
+            try? FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: later + "/frame.rgba", contents: Data(frame.pixels))
+            FileManager.default.createFile(atPath: later + "/libsixel.six", contents: Data(SixelPresenter.encode(frame, background: background)))
+            FileManager.default.createFile(atPath: later + "/fixed-first-palette.six", contents: Data(palette.encode(frame, background: background)))
+            if let own = SixelPalette(choosingFor: frame, background: background) {
+                FileManager.default.createFile(atPath: later + "/fixed-own-palette.six", contents: Data(own.encode(frame, background: background)))
+            }
+        }
         timed("sixel: libsixel") { SixelPresenter.encode(frame, background: background).count }
-        timed("sixel: fixed palette") { fast.encode(frame).byteCount }
+        timed("sixel: Vitrine (palette a step)") { fast.encode(frame).byteCount }
         timed("iTerm2") { iterm.encode(frame).byteCount }
         timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
         timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
-        if let palette = slot.chosen {
-            timed("sixel: fixed palette, mapping alone") { palette.indices(frame, background: background).count }
+        if firstPalette == nil { firstPalette = SixelPalette(choosingFor: frame, background: background) }
+        if let palette = firstPalette {
+            timed("sixel: the first step's palette kept") { palette.encode(frame, background: background).count }
+            timed("sixel: mapping alone (kept palette)") { palette.indices(frame, background: background).count }
             let index = palette.indices(frame, background: background)
-            timed("sixel: fixed palette, bands alone, 1 part") {
+            timed("sixel: bands alone, 1 part") {
                 palette.encode(indices: index, width: frame.width, height: frame.height, parts: 1).count
             }
-            timed("sixel: fixed palette, bands alone, 2 parts") {
+            timed("sixel: bands alone, 2 parts") {
                 palette.encode(indices: index, width: frame.width, height: frame.height, parts: 2).count
             }
         }

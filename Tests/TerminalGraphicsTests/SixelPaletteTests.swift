@@ -83,18 +83,21 @@ struct SixelPaletteTests {
         #expect(palette.indices(grey, background: RGB(0, 0, 0), amplitude: 0) == [0, 2])
     }
 
-    @Test("a slot chooses its palette with the first encode and keeps it for the next; the encoder uses it")
-    func slot() throws {
-        let slot = SixelPaletteSlot()
-        #expect(slot.chosen == nil)
-        let encoder = PictureEncoder(.sixel, context: PresenterContext(), sixelPalette: slot)
-        let first = Pictures.smooth(width: 60, height: 40)
-        let encoded = encoder.encode(first)
-        let palette = try #require(slot.chosen)
-        guard case .sequence(let bytes) = encoded.payload else { Issue.record("not a sequence"); return }
-        #expect(bytes == palette.encode(first, background: RGB(0, 0, 0)))
-        // A different picture keeps the first one's palette.
-        _ = encoder.encode(Pictures.fading(Pictures.smooth(width: 30, height: 30)))
-        #expect(slot.chosen === palette)
+    @Test("the fast sixel encoder is the palette chosen for each picture, encoded by SixelPalette; without it, libsixel's bytes")
+    func encoder() throws {
+        let context = PresenterContext()
+        for image in [Pictures.smooth(width: 60, height: 40), Pictures.fading(Pictures.smooth(width: 30, height: 30))] {
+            let palette = try #require(SixelPalette(choosingFor: image, background: context.background))
+            guard case .sequence(let fast) = PictureEncoder(.sixel, context: context, fastSixel: true).encode(image).payload,
+                case .sequence(let full) = PictureEncoder(.sixel, context: context).encode(image).payload
+            else {
+                Issue.record("not a sequence")
+                return
+            }
+            #expect(fast == palette.encode(image, background: context.background))
+            let again = SixelPresenter.encode(image, background: context.background)
+            #expect(full == again, "\(image.width): \(full.count) against \(again.count) bytes")
+            #expect(fast != full)
+        }
     }
 }

@@ -103,8 +103,6 @@ public final class ImageView: BrowseView {
     /// memory, 32 MB of base64 sent once; kitty keeps up to 320 MB of images by default). A
     /// region of nine areas that would be larger gets smaller margins.
     public static let maxPanRegionPixels = 8_000_000
-    /// Sixel's fixed palette for the pan and zoom steps of one basis (see ``encoder(for:_:)``).
-    private var sixelPalette: (basis: RegionBasis, slot: SixelPaletteSlot)?
     /// Pan steps placed from the pan region without sending pixels, and regions sent (tests).
     public private(set) var panCounts = (placed: 0, regions: 0)
 
@@ -409,18 +407,13 @@ public final class ImageView: BrowseView {
     }
 
     /// The presenter's encoder for the picture `key`; with sixel, a still image zoomed past the
-    /// fit gets the fixed palette of ``sixelPalette`` (Vitrine's own encoder: a pan step in a
-    /// fraction of libsixel's time, docs/PERFORMANCE.md "sixth part"), made anew for each basis
-    /// (decode, zoom, area, cell size) and chosen by the first picture encoded with it.
+    /// fit goes through Vitrine's own encoder (`PictureEncoder.fastSixel`: a pan step in a
+    /// fraction of libsixel's time, docs/PERFORMANCE.md "sixth part").
     private func encoder(for key: PictureKey, _ presenter: any ImagePresenter) -> PictureEncoder {
         var encoder = presenter.encoder
-        guard presenter is SixelPresenter, !key.preview, schedule == nil, let viewport, viewport.zoom != .fit else {
-            return encoder
+        if presenter is SixelPresenter, !key.preview, schedule == nil, let viewport, viewport.zoom != .fit {
+            encoder.fastSixel = true
         }
-        let basis = RegionBasis(
-            decode: decodeSerial, zoom: viewport.zoom, columns: viewport.columns, rows: viewport.rows, cell: viewport.cell)
-        if sixelPalette?.basis != basis { sixelPalette = (basis, SixelPaletteSlot()) }
-        encoder.sixelPalette = sixelPalette!.slot
         return encoder
     }
 
