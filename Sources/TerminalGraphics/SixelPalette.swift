@@ -29,6 +29,9 @@ public final class SixelPalette: Sendable {
     /// The colours as the terminal shows them (each channel rounded to a percent and back),
     /// R G B each, `count` of them.
     public let colors: [UInt8]
+    /// The colours ordered by green: R, G, B and the colour's index, 4 bytes each (the lookup's
+    /// search order).
+    let byGreen: [UInt8]
     /// `#n;2;R;G;B` for every colour, in percent: the registers a picture defines.
     let definitions: [UInt8]
 
@@ -72,26 +75,62 @@ public final class SixelPalette: Sendable {
             }
         }
         self.colors = shown
+        let order = (0..<n).sorted { (a: Int, b: Int) -> Bool in
+            shown[3 * a + 1] != shown[3 * b + 1] ? shown[3 * a + 1] < shown[3 * b + 1] : a < b
+        }
+        var byGreen: [UInt8] = []
+        byGreen.reserveCapacity(4 * n)
+        for i in order { byGreen += [shown[3 * i], shown[3 * i + 1], shown[3 * i + 2], UInt8(i)] }
+        self.byGreen = byGreen
         self.definitions = definitions
     }
 
     /// The index of the colour nearest (squared RGB distance) the centre of the 5-bit cell
-    /// `key` (`r>>3 << 10 | g>>3 << 5 | b>>3`).
+    /// `key` (`r>>3 << 10 | g>>3 << 5 | b>>3`). `sorted` is the palette ordered by green (R, G,
+    /// B, index: 4 bytes each): the search starts at the cell's green and walks both ways,
+    /// stopping on a side once the green difference alone is no better than the best found.
     @inline(__always)
-    private static func nearest(_ key: Int, _ colors: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    private static func nearest(_ key: Int, _ sorted: UnsafeBufferPointer<UInt8>) -> UInt8 {
         let r = Int32((key >> 10) << 3 | 4), g = Int32(((key >> 5) & 31) << 3 | 4), b = Int32((key & 31) << 3 | 4)
-        var best = 0
+        let n = sorted.count / 4
+        // The first entry whose green is at least g.
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int32(sorted[4 * mid + 1]) < g { lo = mid + 1 } else { hi = mid }
+        }
+        var best = Int(sorted[4 * min(lo, n - 1) + 3])
         var bestDistance = Int32.max
-        var i = 0, c = 0
-        while c < colors.count {
-            let dr = Int32(colors[c]) - r, dg = Int32(colors[c + 1]) - g, db = Int32(colors[c + 2]) - b
-            let d = dr &* dr &+ dg &* dg &+ db &* db
-            if d < bestDistance {
-                bestDistance = d
-                best = i
+        var up = lo, down = lo - 1
+        while up < n || down >= 0 {
+            if up < n {
+                let dg = Int32(sorted[4 * up + 1]) - g
+                if dg &* dg >= bestDistance {
+                    up = n
+                } else {
+                    let dr = Int32(sorted[4 * up]) - r, db = Int32(sorted[4 * up + 2]) - b
+                    let d = dr &* dr &+ dg &* dg &+ db &* db
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = Int(sorted[4 * up + 3])
+                    }
+                    up += 1
+                }
             }
-            i += 1
-            c += 3
+            if down >= 0 {
+                let dg = Int32(sorted[4 * down + 1]) - g
+                if dg &* dg >= bestDistance {
+                    down = -1
+                } else {
+                    let dr = Int32(sorted[4 * down]) - r, db = Int32(sorted[4 * down + 2]) - b
+                    let d = dr &* dr &+ dg &* dg &+ db &* db
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = Int(sorted[4 * down + 3])
+                    }
+                    down -= 1
+                }
+            }
         }
         return UInt8(best)
     }
@@ -117,7 +156,7 @@ public final class SixelPalette: Sendable {
         // 32768): 0xFFFF not yet looked up.
         var lookup = [UInt16](repeating: 0xFFFF, count: 32 * 32 * 32)
         image.pixels.withUnsafeBufferPointer { src in
-            colors.withUnsafeBufferPointer { colors in
+            byGreen.withUnsafeBufferPointer { colors in
             lookup.withUnsafeMutableBufferPointer { lut in
                 offsets.withUnsafeBufferPointer { off in
                     out.withUnsafeMutableBufferPointer { dst in

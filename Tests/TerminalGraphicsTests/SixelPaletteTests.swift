@@ -6,7 +6,7 @@ import TestSupport
 @testable import TerminalGraphics
 @testable import TerminalUI
 
-/// Vitrine's own sixel encoder (the fixed palette of pan and zoom steps), read back by an
+/// Vitrine's own sixel encoder (pan and zoom steps), read back by an
 /// independent decoder (ImageMagick) as the libsixel presenter's tests do.
 @Suite("SixelPalette")
 struct SixelPaletteTests {
@@ -60,6 +60,35 @@ struct SixelPaletteTests {
         let score = psnr(image, decoded), reference = psnr(image, try decode(libsixel))
         #expect(score > 30, "PSNR \(score) dB")
         #expect(score > reference - 1.5, "PSNR \(score) dB against libsixel's \(reference)")
+    }
+
+    @Test("the lookup's green-ordered search finds a nearest colour for each 5-bit cell (the distance a full search finds; every 5th of the 32768 checked)")
+    func lookup() {
+        var generator = SystemRandomNumberGenerator()
+        let colors = (0..<(200 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let palette = SixelPalette(colors: colors)
+        // One pixel at the centre of each 5-bit cell.
+        var pixels = [UInt8](repeating: 255, count: 32768 * 4)
+        for key in 0..<32768 {
+            pixels[4 * key] = UInt8((key >> 10) << 3 | 4)
+            pixels[4 * key + 1] = UInt8(((key >> 5) & 31) << 3 | 4)
+            pixels[4 * key + 2] = UInt8((key & 31) << 3 | 4)
+        }
+        let index = palette.indices(RGBAImage(width: 256, height: 128, pixels: pixels), background: RGB(0, 0, 0), amplitude: 0)
+        func distance(_ key: Int, _ c: Int) -> Int {
+            (0..<3).reduce(0) { sum, k in
+                let d = Int(palette.colors[3 * c + k]) - Int(pixels[4 * key + k])
+                return sum + d * d
+            }
+        }
+        var wrong = 0
+        // Every 5th cell checked against a full search (all of them take 15 s in a debug build).
+        for key in stride(from: 0, to: 32768, by: 5) {
+            var best = Int.max
+            for c in 0..<palette.count { best = min(best, distance(key, c)) }
+            if distance(key, Int(index[key])) != best { wrong += 1 }
+        }
+        #expect(wrong == 0)
     }
 
     @Test("bands written in concurrent parts join to the same bytes as one pass (300 rows: 50 bands, 3 parts)")
