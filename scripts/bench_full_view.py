@@ -228,7 +228,10 @@ def main():
         browsers = {}
         for name, binary in bins:
             b = Browser(binary, image, p, True)
-            b.timed(b"\r", picture_end(p, 2))
+            # The decode is drawn when the status line has its zoom ("fit N%"); the thumbnail
+            # before it is skipped when the decode comes first (counting two pictures stalled).
+            b.timed(b"\r", contains(b"fit "))
+            time.sleep(0.5)
             b.drain()
             os.write(b.fd, b"=")
             # The full-size decode (4000x3000) arrives in the background: let it land.
