@@ -152,6 +152,33 @@ struct FullViewPixelsTests {
         }
     }
 
+    @Test("sixel: a decode in the thumbnail preview's cells but narrower in pixels takes the preview off and repaints; one as large covers it")
+    func narrowerDecodeRepaints() {
+        func decode(height: Int) -> DecodedImage {
+            DecodedImage(
+                bitmap: RGBAImage(
+                    width: 400, height: height / 10,
+                    pixels: (0..<(400 * (height / 10) * 4)).map { $0 % 4 == 3 ? 255 : UInt8($0 / 4 % 200) }),
+                sourceWidth: 4000, sourceHeight: height)
+        }
+        // 4000x3000 fits 800x460 as 613x460, 4000x3010 as 611x460: both 62 columns of 23 rows,
+        // like the 640x480 thumbnail's 613x460.
+        for (height, covered) in [(3000, true), (3010, false)] {
+            let h = harness(.sixel)
+            h.finishLoads()
+            h.app.handle(.enter)
+            let view = h.app.top as! ImageView
+            #expect(turn(h).after.contains("\u{1B}P"), "the preview")
+            h.app.repaintRequested = false
+            h.app.apply(view.ticket!, .success(decode(height: height)))
+            let replaced = turn(h)
+            #expect(replaced.after.contains("\u{1B}P"), "\(height)")
+            #expect(replaced.before.contains("\u{1B}[62X") == !covered, "\(height)")
+            #expect(h.app.repaintRequested == !covered, "\(height)")
+            #expect(!replaced.after.contains("X\u{1B}"), "\(height): blanked after the refresh")
+        }
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.
