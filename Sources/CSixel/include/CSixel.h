@@ -1,8 +1,9 @@
 #ifndef CSIXEL_H
 #define CSIXEL_H
 /* The sixel encoder: libsixel (Debian libsixel1, headers from libsixel-dev), opened with dlopen
-   ($VITRINE_LIBSIXEL when set and not empty, else libsixel.so.1) at the first encode, so that a start-up that draws no sixel (every `render` in half blocks,
-   every browser session on a terminal without sixel) does not load and relocate it. */
+   ($VITRINE_LIBSIXEL when set and not empty, else libsixel.so.1) at the first encode, so that a
+   start-up that draws no sixel (every `render` in half blocks, every browser session on a
+   terminal without sixel) does not load and relocate it. */
 #include <stddef.h>
 
 /** Receives the encoder's output: `size` bytes at `data`; returns `size`. */
