@@ -195,11 +195,12 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--pans-only", action="store_true")
     ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
+    ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock", help="comma-separated, in this order")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
     image = tmp / "photo-4000x3000.jpg"
     subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)
-    protocols = ["kitty", "sixel", "iterm", "halfblock"]
+    protocols = args.protocols.split(",")
     results = {}
     for memory in (() if args.pans_only else (False, True)):
         browsers = {p: Browser(args.bin, image, p, memory) for p in protocols}
@@ -227,7 +228,10 @@ def main():
         browsers = {}
         for name, binary in bins:
             b = Browser(binary, image, p, True)
-            b.timed(b"\r", picture_end(p, 2))
+            # The decode is drawn when the status line has its zoom ("fit N%"); the thumbnail
+            # before it is skipped when the decode comes first (counting two pictures stalled).
+            b.timed(b"\r", contains(b"fit "))
+            time.sleep(0.5)
             b.drain()
             os.write(b.fd, b"=")
             # The full-size decode (4000x3000) arrives in the background: let it land.

@@ -43,10 +43,16 @@ public struct EncodedPicture: Sendable {
 public struct PictureEncoder: Sendable {
     public let pixelProtocol: PixelProtocol
     public let context: PresenterContext
+    /// Sixel only: true, pictures go through Vitrine's own encoder (``SixelPalette``: libsixel's
+    /// median cut for the palette, an ordered dither and a band encoder of its own; a pan or zoom
+    /// step, several times faster than libsixel); false, through libsixel whole (Atkinson
+    /// diffusion).
+    public var fastSixel: Bool
 
-    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext) {
+    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, fastSixel: Bool = false) {
         self.pixelProtocol = pixelProtocol
         self.context = context
+        self.fastSixel = fastSixel
     }
 
     /// `image` encoded for the protocol (an empty sequence when libsixel or libpng fails: the
@@ -56,10 +62,13 @@ public struct PictureEncoder: Sendable {
         let payload: EncodedPicture.Payload
         switch pixelProtocol {
         case .sixel:
-            let sixel = SixelPresenter.encode(image, background: context.background)
+            let fast = fastSixel ? SixelPalette(choosingFor: image, background: context.background) : nil
+            let sixel =
+                fast?.encode(image, background: context.background)
+                ?? SixelPresenter.encode(image, background: context.background)
             payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
         case .iterm:
-            payload = .sequence(ITermPresenter.sequence(image).map { context.wrap($0) } ?? [])
+            payload = .sequence(ITermPresenter.sequence(image, opaque: opaque).map { context.wrap($0) } ?? [])
         case .kitty:
             // Keys left empty: the first command's header starts ",q=2"; the keys go in front
             // of it when the picture is placed (KittyPresenter.transmit).

@@ -5,7 +5,8 @@ import TerminalUI
 
 /// Draws images with iTerm2's inline images protocol (iterm2.com "Images", also read by
 /// WezTerm): `OSC 1337 ; File=inline=1;size=N;width=Wpx;height=Hpx;preserveAspectRatio=0 :
-/// <base64 of the file> BEL`. The file is a PNG encoded by libpng (lossless, alpha kept).
+/// <base64 of the file> BEL`. The file is a PNG encoded by libpng (lossless: RGB when opaque,
+/// RGBA with alpha otherwise; ``PNG/encodeFast(_:opaque:)``).
 ///
 /// The terminal scales the picture to `width` x `height` pixels; the image is decoded at that
 /// size, so nothing is rescaled. Like sixel, the picture lives in the cells: ``remove(from:)``
@@ -32,9 +33,9 @@ public struct ITermPresenter: ImagePresenter {
     }
 
     /// The inline-image sequence for `image` (`OSC 1337 ; File=… : base64 BEL`), not wrapped;
-    /// nil when libpng fails.
-    static func sequence(_ image: RGBAImage) -> [UInt8]? {
-        guard let png = PNG.encode(image) else { return nil }
+    /// nil when libpng fails. `opaque`: whether every alpha is 255 (nil: looked up).
+    static func sequence(_ image: RGBAImage, opaque: Bool? = nil) -> [UInt8]? {
+        guard let png = PNG.encodeFast(image, opaque: opaque ?? KittyPresenter.isOpaque(image)) else { return nil }
         var sequence = Array(
             "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(image.width)px;height=\(image.height)px;preserveAspectRatio=0:"
                 .utf8)
@@ -66,6 +67,21 @@ public enum PNG {
         var length = 0
         let rc = image.pixels.withUnsafeBufferPointer { p in
             cpng_encode_rgba(p.baseAddress, Int32(image.width), Int32(image.height), &out, &length, nil, 0)
+        }
+        guard rc == 0, let out else { return nil }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: length))
+    }
+
+    /// `image` as PNG file bytes for a picture that crosses a pty once (iTerm2's inline
+    /// images): 8-bit RGB when `opaque` (every alpha 255; pass false to keep the alpha), else
+    /// RGBA, the Up filter and zlib's run-length strategy at level 1 (`cpng_encode_fast`);
+    /// nil when libpng fails.
+    public static func encodeFast(_ image: RGBAImage, opaque: Bool) -> [UInt8]? {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let rc = image.pixels.withUnsafeBufferPointer { p in
+            cpng_encode_fast(p.baseAddress, Int32(image.width), Int32(image.height), opaque ? 1 : 0, &out, &length)
         }
         guard rc == 0, let out else { return nil }
         defer { free(out) }

@@ -6,6 +6,8 @@
 //   swift run -c release vitrine-bench thumbnails [--rounds N] [--box WxH] FILE...
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
 //   swift run -c release vitrine-bench zoom IMAGE [--steps N]       (ZoomBench.swift)
+//   swift run -c release vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]
+//                                                           (PanEncodeBench.swift)
 //                                                           (PipelineBench.swift)
 //   swift run -c release vitrine-bench fetch-thumbnails URL-WITH-{i} [--count N]
 //                                                           (NetworkBench.swift)
@@ -24,6 +26,7 @@ case "calls": callsBench(Array(arguments.dropFirst()))
 case "fetch-thumbnails": fetchThumbnailsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
 case "zoom": zoomBench(Array(arguments.dropFirst()))
+case "pan-encode": panEncodeBench(Array(arguments.dropFirst()))
 case "search": searchBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "

@@ -111,6 +111,74 @@ struct FullViewPixelsTests {
         #expect(h.app.pixelOutputAtExit().isEmpty)
     }
 
+    @Test("sixel and iTerm2: a pan step's opaque picture filling the same cells is drawn over the last, never blanked first")
+    func panWithoutBlank() {
+        for p in [PixelProtocol.sixel, .iterm] {
+            let h = harness(p)
+            _ = openAndLoad(h)
+            _ = turn(h)
+            // 1:1 fills the 80x23 cells (800x460 pixels): a new area, so the fit's 62 columns go.
+            h.app.handle(.character("="))
+            let zoom = turn(h)
+            #expect(zoom.before.contains("\u{1B}[62X"), "\(p)")
+            // A pan step: the same cells, covered whole by an opaque picture: no ECH at all.
+            h.app.handle(.character("l"))
+            let pan = turn(h)
+            #expect(pan.before.isEmpty, "\(p)")
+            #expect(pan.after.hasPrefix("\u{1B}7\u{1B}[1;1H\u{1B}" + (p == .sixel ? "P" : "]1337")), "\(p): \(pan.after.prefix(20))")
+            #expect(!pan.after.contains("X\u{1B}"), "\(p): blanked")
+            // Back to the fit (a smaller picture): its old cells are blanked as before.
+            h.app.handle(.character("w"))
+            #expect(turn(h).before.contains("\u{1B}[80X"), "\(p)")
+        }
+    }
+
+    @Test("sixel and iTerm2: a picture taken off without one covering it (the next item, a smaller picture) repaints the terminal whole; kitty's does not")
+    func staleRepaints() {
+        for p in [PixelProtocol.sixel, .iterm, .kitty] {
+            let h = harness(p)
+            _ = openAndLoad(h)
+            _ = turn(h)
+            h.app.repaintRequested = false
+            // A pan-free turn: nothing comes off, no repaint.
+            h.app.handle(.character("x"))
+            _ = turn(h)
+            #expect(!h.app.repaintRequested, "\(p)")
+            // n: the picture comes off before the refresh; in the cells, the same turn repaints.
+            h.app.handle(.character("n"))
+            let next = turn(h)
+            #expect(!next.before.isEmpty, "\(p)")
+            #expect(h.app.repaintRequested == (p != .kitty), "\(p)")
+        }
+    }
+
+    @Test("sixel: a decode in the thumbnail preview's cells but narrower in pixels takes the preview off and repaints; one as large covers it")
+    func narrowerDecodeRepaints() {
+        func decode(height: Int) -> DecodedImage {
+            DecodedImage(
+                bitmap: RGBAImage(
+                    width: 400, height: height / 10,
+                    pixels: (0..<(400 * (height / 10) * 4)).map { $0 % 4 == 3 ? 255 : UInt8($0 / 4 % 200) }),
+                sourceWidth: 4000, sourceHeight: height)
+        }
+        // 4000x3000 fits 800x460 as 613x460, 4000x3010 as 611x460: both 62 columns of 23 rows,
+        // like the 640x480 thumbnail's 613x460.
+        for (height, covered) in [(3000, true), (3010, false)] {
+            let h = harness(.sixel)
+            h.finishLoads()
+            h.app.handle(.enter)
+            let view = h.app.top as! ImageView
+            #expect(turn(h).after.contains("\u{1B}P"), "the preview")
+            h.app.repaintRequested = false
+            h.app.apply(view.ticket!, .success(decode(height: height)))
+            let replaced = turn(h)
+            #expect(replaced.after.contains("\u{1B}P"), "\(height)")
+            #expect(replaced.before.contains("\u{1B}[62X") == !covered, "\(height)")
+            #expect(h.app.repaintRequested == !covered, "\(height)")
+            #expect(!replaced.after.contains("X\u{1B}"), "\(height): blanked after the refresh")
+        }
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.

@@ -392,6 +392,78 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    XTERM_VT340 = ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm",
+                   "XTerm*numColorRegisters: 256", "-geometry", "80x30", "-e"]
+
+    def open_full_view(self, terminal_argv, marker):
+        """Starts the browser on the photo in a terminal and opens its full view (Enter, until
+        `marker`, the protocol's first bytes, is in the transcript). Returns (keys fd,
+        transcript path, doctor's report, done path, (columns, rows), (cell width, height))."""
+        script, fifo, transcript, doctor, done = self.browser_script()
+        self.start_terminal(terminal_argv + ["sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        report = doctor.read_text()
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: marker in transcript.read_bytes(), 20), "no picture after Enter\n%s" % report)
+        cell = next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x")
+        window = next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x")
+        return keys, transcript, report, done, tuple(int(v) for v in window), tuple(int(v) for v in cell)
+
+    def zoom_to_actual_size(self, keys, transcript):
+        """Types = until the status line says 100% (= is ignored while the decode loads)."""
+        for _ in range(20):
+            mark = len(transcript.read_bytes())
+            os.write(keys, b"=")
+            if wait_until(lambda: b"100%" in transcript.read_bytes()[mark:], 1):
+                return
+        self.fail("the full view did not zoom to 1:1")
+
+    def assert_shows_crop(self, label, x, y, w, h, window, cell, threshold, enough):
+        """The screen shows the photo's crop x,y w×h at 1:1, centred above the status line."""
+        (cols, rows), (cw, ch) = window, cell
+        used_c, used_r = -(-w // cw), -(-h // ch)
+        x0, y0 = (cols - used_c) // 2 * cw, (rows - 1 - used_r) // 2 * ch
+        expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage"], w, h)
+        best = (0.0, 0, 0)
+        for _ in range(16):
+            time.sleep(0.25)
+            best = max(best, best_psnr_near(self.x.screenshot(), expected, (w, h), x0, y0))
+            if best[0] > enough:
+                break
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  %s: region %d,%d %dx%d PSNR %.1f dB" % ((label, x, y, w, h) + best[:1]), file=sys.stderr)
+        self.assertGreater(best[0], threshold, "%s: PSNR %.1f dB for the crop %d,%d %dx%d" % (label, best[0], x, y, w, h))
+
+    def test_full_view_sixel_pans_in_xterm_vt340(self):
+        # Given the photo at 1:1 in the full view in xterm -ti vt340 (80x30 cells)
+        keys, transcript, report, done, window, cell = self.open_full_view(self.XTERM_VT340, b"\x1bP")
+        self.assertIn("pixels: sixel", report)
+        (cols, rows), (cw, ch) = window, cell
+        W, H = 2560, 1600
+        w, h = min(W, cols * cw), min(H, (rows - 1) * ch)
+        self.zoom_to_actual_size(keys, transcript)
+        x, y = (W - w + 1) // 2, (H - h + 1) // 2
+        self.assert_shows_crop("1:1", x, y, w, h, window, cell, threshold=25, enough=28)
+        # When l pans three times (an eighth of the columns each)
+        start = len(transcript.read_bytes())
+        for _ in range(3):
+            os.write(keys, b"l")
+            x = min(W - w, x + max(1, cols // 8) * cw)
+            time.sleep(0.3)
+        self.assertTrue(wait_until(lambda: transcript.read_bytes()[start:].count(b"\x1bP") >= 1, 10), "no sixel for the pans")
+        time.sleep(1.0)
+        # Then the screen shows the crop panned to (Vitrine's own encoder, the palette of the
+        # 1:1 picture), and no step blanked the cells first (ECH of the area's width)
+        self.assert_shows_crop("3 steps", x, y, w, h, window, cell, threshold=25, enough=28)
+        self.assertNotIn(b"\x1b[%dX" % (-(-w // cw)), transcript.read_bytes()[start:], "a pan step blanked the cells")
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_sixel_in_xterm_vt340(self):
         report = self.browse_full_view(
             ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",

@@ -336,6 +336,20 @@ class LibvipsOnDemandTests(E2ETestCase):
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("\x1b["), out[:40])
 
+    def test_libsixel_override_names_the_library_opened(self):
+        # $VITRINE_LIBSIXEL names the libsixel to open (as $VITRINE_LIBCURL does libcurl's):
+        # a missing one fails the sixel render with its path, the default draws a DCS.
+        env = {"VITRINE_LIBSIXEL": "/nonexistent/libsixel.so.1"}
+        status, out, err, _ = run_render(FIXTURES / "1x1.png", "--pixels", "sixel", "--size", "8x4", env=env)
+        self.assertNotEqual(status, 0, err)
+        self.assertEqual(out, "")
+        self.assertIn("libsixel is not available", err)
+        self.assertIn("/nonexistent/libsixel.so.1", err)
+        status, out, err, _ = run_render(FIXTURES / "1x1.png", "--pixels", "sixel", "--size", "8x4")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("\x1bP", out)
+        self.assertTrue(out.rstrip().endswith("\x1b[1B\r") or "\x1b\\" in out, repr(out[-40:]))
+
     def test_bmp_is_an_unsupported_format(self):
         status, out, err, _ = run_render(FIXTURES / "quad.bmp", "--size", "8x8")
         self.assertEqual(status, 65, err)

@@ -295,6 +295,24 @@ struct ITermPresenterTests {
     }
 }
 
+extension ITermPresenterTests {
+    @Test("an opaque picture goes as an RGB PNG (colour type 2), one with transparency as RGBA (6); both decode to the exact pixels")
+    func rgbWhenOpaque() throws {
+        for image in [Pictures.smooth(width: 300, height: 200), Pictures.fading(Pictures.smooth(width: 300, height: 200))] {
+            let sequence = try #require(ITermPresenter.sequence(image))
+            let text = String(decoding: sequence, as: UTF8.self)
+            let colon = try #require(text.firstIndex(of: ":"))
+            let png = [UInt8](try #require(Data(base64Encoded: String(text[text.index(after: colon)...].dropLast()))))
+            // IHDR: the colour type is byte 25 of the file (8 signature, 8 chunk head, 9 fields in).
+            let opaque = image.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 }
+            #expect(png[25] == (opaque ? 2 : 6))
+            #expect(PNG.decode(png) == image)
+            // Smaller than the simplified API's fast PNG of the same pixels (RGBA, no filter).
+            #expect(png.count < (PNG.encode(image)?.count ?? 0))
+        }
+    }
+}
+
 @Suite("HalfBlockPresenter")
 struct HalfBlockPresenterTests {
     @Test("at the cursor its bytes are exactly the half-block render; at an origin each row is positioned")

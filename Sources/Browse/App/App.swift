@@ -452,12 +452,20 @@ public final class App {
 
     /// Bytes for the terminal before curses's refresh: pictures of closed views, of views the
     /// help covers, and stale ones (another item, a resize) come off the screen.
+    /// A sixel or iTerm2 picture taken off this way (not covered by the next one) also asks for
+    /// a repaint of the whole terminal in this turn (``repaintRequested``, which the main loop
+    /// reads after these bytes): xterm keeps sixel pixels under erased cells that curses does
+    /// not rewrite, which left a strip of the last picture (the thumbnail preview, the item
+    /// before `n`) around a smaller new one.
     public func pixelOutputBeforeRefresh() -> [UInt8] {
         var out = pendingPixelOutput
         pendingPixelOutput = []
         for (i, view) in stack.enumerated() {
             guard let image = view as? ImageView else { continue }
-            out += i == stack.count - 1 ? image.staleOutput() : image.removeOutput()
+            let inCells = image.showsPictureInCells
+            let off = i == stack.count - 1 ? image.staleOutput() : image.removeOutput()
+            if inCells, !off.isEmpty { repaintRequested = true }
+            out += off
         }
         return out
     }

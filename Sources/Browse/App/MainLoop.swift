@@ -69,13 +69,14 @@ public final class MainLoop {
         if app.animating && millisecondsUntilTick > Spinner.interval {
             nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
         }
+        // Pictures of a pixel protocol come off before curses draws over their cells and go on
+        // after it has drawn (never inside its refresh); one in the cells (sixel, iTerm2) that
+        // comes off asks for the repaint below.
+        write(app.pixelOutputBeforeRefresh())
         if app.repaintRequested {
             app.repaintRequested = false
             screen.repaintAll()
         }
-        // Pictures of a pixel protocol come off before curses draws over their cells and go on
-        // after it has drawn (never inside its refresh).
-        write(app.pixelOutputBeforeRefresh())
         if app.draw(on: screen) {
             screen.refresh()
             frames += 1

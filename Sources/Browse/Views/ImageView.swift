@@ -53,6 +53,8 @@ public final class ImageView: BrowseView {
     /// What the presenter has on screen: the generation, the area, and the bytes that drew it
     /// (re-sent after a full repaint by protocols whose pictures live in the cells).
     private var shown: (key: PictureKey, area: CellArea, bytes: [UInt8])?
+    /// The pixel size of the sixel or iTerm2 picture last drawn (what of the cells it covers).
+    private var shownPixels: PixelSize?
     /// The picture for the current state, cut and encoded for the presenter (by the worker or,
     /// without one, here), until it is put on the screen and after (for a picture taken off and
     /// put back: the help closed).
@@ -391,7 +393,7 @@ public final class ImageView: BrowseView {
         }
         guard let presenter else { return nil }
         let request = PictureWorker.Request(
-            token: nextToken, source: wanted.source, cut: wanted.cut, encoder: presenter.encoder)
+            token: nextToken, source: wanted.source, cut: wanted.cut, encoder: encoder(for: wanted.key, presenter))
         guard let worker else {
             let encoded = request.make().encoded
             keepFrame(encoded, for: wanted.key)
@@ -404,6 +406,17 @@ public final class ImageView: BrowseView {
             worker.submit(request) { [weak self] result in self?.received(result) }
         }
         return nil
+    }
+
+    /// The presenter's encoder for the picture `key`; with sixel, a still image zoomed past the
+    /// fit goes through Vitrine's own encoder (`PictureEncoder.fastSixel`: a pan step in a
+    /// fraction of libsixel's time, docs/PERFORMANCE.md "sixth part").
+    private func encoder(for key: PictureKey, _ presenter: any ImagePresenter) -> PictureEncoder {
+        var encoder = presenter.encoder
+        if presenter is SixelPresenter, !key.preview, schedule == nil, let viewport, viewport.zoom != .fit {
+            encoder.fastSixel = true
+        }
+        return encoder
     }
 
     /// The worker's answer, on the main thread: kept when the state it was asked for is still
@@ -506,13 +519,35 @@ public final class ImageView: BrowseView {
             shown = (key, area, bytes)
             return bytes
         }
+        if !(presenter is KittyPresenter), !fullRepaint, shown?.area == area, encoded.opaque,
+            covers(PixelSize(width: encoded.width, height: encoded.height), in: area)
+        {
+            // Sixel or iTerm2 (a pan step, the decode after the thumbnail): an opaque picture
+            // over every pixel of the old one is drawn over it with no ECH blank first (a blank
+            // frame between the two pictures flickered).
+            let bytes = presenter!.showFrame(encoded: encoded, number: key.frame, in: area)
+            self.shown = (key, area, bytes)
+            shownPixels = PixelSize(width: encoded.width, height: encoded.height)
+            return bytes
+        }
         var out = removeOutput()
         // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
         let bytes = animationFrame
             ? presenter!.showFrame(encoded: encoded, number: key.frame, in: area) : presenter!.show(encoded: encoded, in: area)
         shown = (key, area, bytes)
+        shownPixels = PixelSize(width: encoded.width, height: encoded.height)
         out += bytes
         return out
+    }
+
+    /// True when a picture of `pixels` drawn at `area`'s origin covers every pixel of the one on
+    /// screen there: it fills the area's cells, or it is at least as wide and as tall as the
+    /// one shown (``shownPixels``). Sixel and iTerm2 pictures start at the area's top-left.
+    private func covers(_ pixels: PixelSize, in area: CellArea) -> Bool {
+        guard let context else { return false }
+        if pixels.width == area.columns * context.cellWidth && pixels.height == area.rows * context.cellHeight { return true }
+        guard let old = shownPixels else { return false }
+        return pixels.width >= old.width && pixels.height >= old.height
     }
 
     /// kitty, a still image zoomed past the fit: the picture as a part of the pan region. A
@@ -592,7 +627,12 @@ public final class ImageView: BrowseView {
         guard shown != nil, presenter != nil else { return [] }
         // A new picture over exactly the same cells (the decode replacing the thumbnail, a pan)
         // replaces the old one in the same write after the refresh: no blank frame between.
-        if let current = wantedPicture(), current.area == shown?.area { return [] }
+        if let current = wantedPicture(), current.area == shown?.area {
+            // In the cells (sixel, iTerm2) a smaller picture would leave a strip of the old one
+            // (xterm keeps sixel pixels under erased cells): it comes off here, and the App
+            // repaints the terminal whole this turn.
+            guard showsPictureInCells, !covers(current.cut.frame.display, in: current.area) else { return [] }
+        }
         return removeOutput()
     }
 

@@ -1,8 +1,9 @@
 #ifndef CSIXEL_H
 #define CSIXEL_H
 /* The sixel encoder: libsixel (Debian libsixel1, headers from libsixel-dev), opened with dlopen
-   at the first encode, so that a start-up that draws no sixel (every `render` in half blocks,
-   every browser session on a terminal without sixel) does not load and relocate it. */
+   ($VITRINE_LIBSIXEL when set and not empty, else libsixel.so.1) at the first encode, so that a
+   start-up that draws no sixel (every `render` in half blocks, every browser session on a
+   terminal without sixel) does not load and relocate it. */
 #include <stddef.h>
 
 /** Receives the encoder's output: `size` bytes at `data`; returns `size`. */
@@ -27,6 +28,14 @@ enum {
  */
 int csixel_encode(unsigned char *rgb, int width, int height, int colors,
                   csixel_write_function write, void *priv);
+
+/**
+ * The palette libsixel's median cut chooses for `rgb` (as csixel_encode's: up to `colors`, 1-256,
+ * auto methods and quality), written to `palette` (room for 3 x `colors` bytes, R G B each) for
+ * an encoder of Vitrine's own that maps later pictures to it. Returns the number of colours, 0
+ * when libsixel is missing or fails. `rgb` may be modified. Thread-safe as csixel_encode.
+ */
+int csixel_palette(unsigned char *rgb, int width, int height, int colors, unsigned char *palette);
 
 /**
  * NULL when libsixel is loaded (opening it first if no encode has), else why it is not: the

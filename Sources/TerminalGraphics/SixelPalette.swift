@@ -1,0 +1,426 @@
+import CSixel
+import Dispatch
+import Foundation
+import HalfBlock
+import TerminalUI
+
+/// A sixel palette and Vitrine's own sixel encoder for it: the fast path of a pan or zoom step,
+/// where libsixel's encoder (its colour lookup, diffusion and band encoding: 100-180 ms for
+/// 1200x780 pixels here, docs/PERFORMANCE.md, "sixth part") is too slow for a key; about 0.2x
+/// of its time at the same PSNR.
+///
+/// The palette is chosen for the picture by libsixel's median cut
+/// (``init(choosingFor:background:colors:)``, about 1.5 ms); the pixels are mapped to it through
+/// a 32x32x32 lookup (5 bits a channel: the nearest colour to each cell's centre, filled as
+/// cells are met) after an 8x8 ordered (Bayer) dither of ``ditherAmplitude`` levels, then
+/// encoded band by band (``encode(_:background:amplitude:)``). An ordered dither is tied to the
+/// pixel's position, not to the pixels before it as error diffusion is, and costs one add a
+/// channel.
+///
+/// The format is DEC's sixel (VT330/VT340 Programmer Reference, "Sixel Graphics"; as libsixel
+/// writes it): `DCS q`, raster attributes `"1;1;W;H` (1:1 pixels), colour registers
+/// `#n;2;R;G;B` in percent, then for each band of six pixel rows each colour used in it as
+/// `#n` and one sixel character a column (`?` plus the six bits, the lowest bit the top row),
+/// repeats as `!count char`, `$` back to the band's start for the next colour, `-` to the next
+/// band, and `ST`. Bits that are 0 leave what an earlier colour drew.
+///
+/// Immutable after init: Sendable.
+public final class SixelPalette: Sendable {
+    /// The colours as the terminal shows them (each channel rounded to a percent and back),
+    /// R G B each, `count` of them.
+    public let colors: [UInt8]
+    /// The colours ordered by green: R, G, B and the colour's index, 4 bytes each (the lookup's
+    /// search order).
+    let byGreen: [UInt8]
+    /// `#n;2;R;G;B` for every colour, in percent: the registers a picture defines.
+    let definitions: [UInt8]
+
+    /// The ordered dither's spread, in 8-bit levels: each pixel is offset by -A/2 ..< A/2 (an 8x8
+    /// Bayer threshold) before the lookup. On the benchmark's 1200x780 step (docs/PERFORMANCE.md,
+    /// "sixth part", PSNR by ImageMagick's decode): 0 scored 33.96 dB in 417 KB but showed
+    /// contours in smooth areas, 8 scored 33.48 dB in 626 KB and none, 16 and more lost PSNR
+    /// (31.97 dB) and grew the bytes (876 KB); libsixel's Atkinson scored 33.32 dB in 483 KB.
+    public static let ditherAmplitude = 8
+
+    /// Number of colours (1-256).
+    public var count: Int { colors.count / 3 }
+
+    /// A palette of up to `colors` (1-256) chosen for `image` (alpha composited over
+    /// `background`) by libsixel's median cut; nil when libsixel is not available or fails.
+    public convenience init?(choosingFor image: RGBAImage, background: RGB, colors: Int = 256) {
+        var rgb = SixelPresenter.composite(image, over: background)
+        let wanted = min(256, max(1, colors))
+        var chosen = [UInt8](repeating: 0, count: wanted * 3)
+        let n = rgb.withUnsafeMutableBufferPointer { p in
+            chosen.withUnsafeMutableBufferPointer { c in
+                csixel_palette(p.baseAddress, Int32(image.width), Int32(image.height), Int32(wanted), c.baseAddress)
+            }
+        }
+        guard n > 0 else { return nil }
+        self.init(colors: Array(chosen[0..<(Int(n) * 3)]))
+    }
+
+    /// A palette of exactly these colours (R G B each, 1-256 of them; tests).
+    public init(colors rgb: [UInt8]) {
+        precondition(rgb.count >= 3 && rgb.count <= 768 && rgb.count % 3 == 0, "1-256 RGB colours")
+        let n = rgb.count / 3
+        var shown = [UInt8](repeating: 0, count: rgb.count)
+        var definitions: [UInt8] = []
+        for i in 0..<n {
+            definitions += Array("#\(i);2".utf8)
+            for c in 0..<3 {
+                let percent = (Int(rgb[3 * i + c]) * 100 + 127) / 255
+                shown[3 * i + c] = UInt8((percent * 255 + 50) / 100)
+                definitions += Array(";\(percent)".utf8)
+            }
+        }
+        self.colors = shown
+        let order = (0..<n).sorted { (a: Int, b: Int) -> Bool in
+            shown[3 * a + 1] != shown[3 * b + 1] ? shown[3 * a + 1] < shown[3 * b + 1] : a < b
+        }
+        var byGreen: [UInt8] = []
+        byGreen.reserveCapacity(4 * n)
+        for i in order { byGreen += [shown[3 * i], shown[3 * i + 1], shown[3 * i + 2], UInt8(i)] }
+        self.byGreen = byGreen
+        self.definitions = definitions
+    }
+
+    /// The index of the colour nearest (squared RGB distance) the centre of the 5-bit cell
+    /// `key` (`r>>3 << 10 | g>>3 << 5 | b>>3`). `sorted` is the palette ordered by green (R, G,
+    /// B, index: 4 bytes each): the search starts at the cell's green and walks both ways,
+    /// stopping on a side once the green difference alone is no better than the best found.
+    @inline(__always)
+    private static func nearest(_ key: Int, _ sorted: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        let r = Int32((key >> 10) << 3 | 4), g = Int32(((key >> 5) & 31) << 3 | 4), b = Int32((key & 31) << 3 | 4)
+        let n = sorted.count / 4
+        // The first entry whose green is at least g.
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int32(sorted[4 * mid + 1]) < g { lo = mid + 1 } else { hi = mid }
+        }
+        var best = Int(sorted[4 * min(lo, n - 1) + 3])
+        var bestDistance = Int32.max
+        var up = lo, down = lo - 1
+        while up < n || down >= 0 {
+            if up < n {
+                let dg = Int32(sorted[4 * up + 1]) - g
+                if dg &* dg >= bestDistance {
+                    up = n
+                } else {
+                    let dr = Int32(sorted[4 * up]) - r, db = Int32(sorted[4 * up + 2]) - b
+                    let d = dr &* dr &+ dg &* dg &+ db &* db
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = Int(sorted[4 * up + 3])
+                    }
+                    up += 1
+                }
+            }
+            if down >= 0 {
+                let dg = Int32(sorted[4 * down + 1]) - g
+                if dg &* dg >= bestDistance {
+                    down = -1
+                } else {
+                    let dr = Int32(sorted[4 * down]) - r, db = Int32(sorted[4 * down + 2]) - b
+                    let d = dr &* dr &+ dg &* dg &+ db &* db
+                    if d < bestDistance {
+                        bestDistance = d
+                        best = Int(sorted[4 * down + 3])
+                    }
+                    down -= 1
+                }
+            }
+        }
+        return UInt8(best)
+    }
+
+    /// The 8x8 Bayer matrix (0-63).
+    private static let bayer: [Int32] = [
+        0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26,
+        12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
+        3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25,
+        15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
+    ]
+
+    /// Palette index of every pixel of `image` (alpha composited over `background`), ordered
+    /// dither of `amplitude` levels (0: none), rows top first.
+    public func indices(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+        let w = image.width, h = image.height
+        var out = [UInt8](repeating: 0, count: w * h)
+        // Offsets -A/2 ..< A/2 from the Bayer thresholds, per position in the 8x8 tile.
+        let a = Int32(max(0, amplitude))
+        let offsets = Self.bayer.map { ($0 * 2 + 1 - 64) * a / 128 }
+        let bg = (Int32(background.r), Int32(background.g), Int32(background.b))
+        // The lookup, filled as cells are met (a photo's picture meets a few thousand of the
+        // 32768): 0xFFFF not yet looked up.
+        var lookup = [UInt16](repeating: 0xFFFF, count: 32 * 32 * 32)
+        image.pixels.withUnsafeBufferPointer { src in
+            byGreen.withUnsafeBufferPointer { colors in
+            lookup.withUnsafeMutableBufferPointer { lut in
+                offsets.withUnsafeBufferPointer { off in
+                    out.withUnsafeMutableBufferPointer { dst in
+                        for y in 0..<h {
+                            let row = (y & 7) << 3
+                            var s = y * w * 4
+                            var d = y * w
+                            for x in 0..<w {
+                                var r = Int32(src[s]), g = Int32(src[s + 1]), b = Int32(src[s + 2])
+                                let alpha = Int32(src[s + 3])
+                                if alpha != 255 {
+                                    r = (r * alpha + bg.0 * (255 - alpha) + 127) / 255
+                                    g = (g * alpha + bg.1 * (255 - alpha) + 127) / 255
+                                    b = (b * alpha + bg.2 * (255 - alpha) + 127) / 255
+                                }
+                                let o = off[row | (x & 7)]
+                                r = min(255, max(0, r &+ o))
+                                g = min(255, max(0, g &+ o))
+                                b = min(255, max(0, b &+ o))
+                                let key = Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)
+                                var entry = lut[key]
+                                if entry == 0xFFFF {
+                                    entry = UInt16(Self.nearest(key, colors))
+                                    lut[key] = entry
+                                }
+                                dst[d] = UInt8(truncatingIfNeeded: entry)
+                                s += 4
+                                d += 1
+                            }
+                        }
+                    }
+                }
+            }
+            }
+        }
+        return out
+    }
+
+    /// `image` as a complete sixel sequence (`DCS q … ST`, 7-bit) in this palette: mapped by
+    /// ``indices(_:background:amplitude:)`` (alpha composited over `background`, sixel has
+    /// none; an ordered dither of `amplitude` levels, 0 for none), then encoded band by band. About 0.35 bytes a pixel on a photo.
+    public func encode(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+        Self.encodeBands(
+            indices(image, background: background, amplitude: amplitude), width: image.width, height: image.height,
+            definitions: definitions)
+    }
+
+    /// The sixel sequence of `indices` (this palette's, `width` x `height`, rows top first, as
+    /// ``indices(_:background:amplitude:)`` gives), its bands written in up to `parts`
+    /// concurrent runs (benchmarks compare them).
+    public func encode(indices: [UInt8], width: Int, height: Int, parts: Int) -> [UInt8] {
+        Self.encodeBands(indices, width: width, height: height, definitions: definitions, parts: parts)
+    }
+
+    /// The sixel sequence of `index` (palette indices, `width` x `height`, rows top first) with
+    /// the colour registers `definitions`.
+    ///
+    /// Each band of six rows is read once: every column's six pixels give each colour in it a
+    /// six-bit mask, appended to that colour's list for the band (in column order); then each
+    /// colour's list is written as its sixel characters, gaps as `?` (no bit), runs of four or
+    /// more of the same character as `!count`. The work is linear in the pixels, whatever the
+    /// number of colours.
+    ///
+    /// The bands are split into up to `parts` runs of whole bands written concurrently (each
+    /// band depends only on its own rows and the palette; the runs are joined with `-`), so a
+    /// step takes about 1/`parts` of the time on as many free cores.
+    static func encodeBands(
+        _ index: [UInt8], width w: Int, height h: Int, definitions: [UInt8], parts: Int = defaultParts
+    ) -> [UInt8] {
+        let bands = (h + 5) / 6
+        // At least 16 bands (96 rows) a part: below that the threads cost more than they save.
+        let n = max(1, min(parts, bands / 16))
+        var pieces = [[UInt8]](repeating: [], count: n)
+        index.withUnsafeBufferPointer { index in
+            pieces.withUnsafeMutableBufferPointer { pieces in
+                let shared = Parts(index: index, pieces: pieces)
+                DispatchQueue.concurrentPerform(iterations: n) { part in
+                    let first = bands * part / n, end = bands * (part + 1) / n
+                    // Each part writes its own slot and reads the indices only.
+                    shared.pieces[part] = encodeBandRange(shared.index, width: w, height: h, bands: first..<end)
+                }
+            }
+        }
+        var sequence: [UInt8] = [0x1B, UInt8(ascii: "P"), UInt8(ascii: "q")]
+        sequence.reserveCapacity(pieces.reduce(definitions.count + 32) { $0 + $1.count + 1 })
+        sequence += Array("\"1;1;\(w);\(h)".utf8)
+        sequence += definitions
+        for (i, piece) in pieces.enumerated() {
+            if i > 0 { sequence.append(UInt8(ascii: "-")) }
+            sequence += piece
+        }
+        sequence += [0x1B, UInt8(ascii: "\\")]
+        return sequence
+    }
+
+    /// Runs of bands written concurrently by ``encodeBands(_:width:height:definitions:parts:)``:
+    /// half the processors the system reports, at most 4, and 1 below 4 processors. On this
+    /// 2-core machine, shared (load 4), 2 parts were no faster than 1 (11.8-12.6 against
+    /// 8.9-14.9 ms for 1200x780, `vitrine-bench pan-encode`): the main thread and the worker
+    /// already want both cores.
+    static let defaultParts = {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return cores >= 4 ? min(4, cores / 2) : 1
+    }()
+
+    /// The sixel data of `bands` (6-row bands, 0-based) of `index`, `-` between bands, none
+    /// after the last.
+    private static func encodeBandRange(
+        _ index: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Range<Int>
+    ) -> [UInt8] {
+        var out = ByteWriter(capacity: w * 6 * bands.count / 2 + 64)
+        defer { out.free() }
+        // Per band: a linked list of (column, mask) entries per colour, in column order.
+        let capacity = w * 6
+        let entryColumn = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let entryMask = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let entryNext = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let head = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let tail = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let stamp = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        let slot = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+        defer {
+            for p in [entryColumn, entryNext, head, tail, stamp, slot] { p.deallocate() }
+            entryMask.deallocate()
+        }
+        head.initialize(repeating: -1, count: 256)
+        tail.initialize(repeating: -1, count: 256)
+        stamp.initialize(repeating: -1, count: 256)
+        slot.initialize(repeating: 0, count: 256)
+        do {
+            var y0 = bands.lowerBound * 6
+            let end = min(h, bands.upperBound * 6)
+            while y0 < end {
+                let rows = min(6, h - y0)
+                var entries: Int32 = 0
+                for x in 0..<w {
+                    var p = y0 * w + x
+                    let column = Int32(x)
+                    for bit in 0..<rows {
+                        let c = Int(index[p])
+                        if stamp[c] == column {
+                            entryMask[Int(slot[c])] |= UInt8(1 << bit)
+                        } else {
+                            stamp[c] = column
+                            let e = entries
+                            entries += 1
+                            slot[c] = e
+                            entryColumn[Int(e)] = column
+                            entryMask[Int(e)] = UInt8(1 << bit)
+                            entryNext[Int(e)] = -1
+                            if head[c] < 0 { head[c] = e } else { entryNext[Int(tail[c])] = e }
+                            tail[c] = e
+                        }
+                        p += w
+                    }
+                }
+                // At most: per entry two runs flushed (`!NNNN?` and `!NNNNc`, 7 bytes each), per
+                // colour `$#NNN` and its last run.
+                out.reserve(Int(entries) * 14 + 256 * 12 + 1)
+                var first = true
+                for c in 0..<256 where head[c] >= 0 {
+                    if !first { out.append(UInt8(ascii: "$")) }
+                    first = false
+                    out.append(UInt8(ascii: "#"))
+                    out.appendNumber(c)
+                    var column = 0
+                    var pending: UInt8 = 0
+                    var run = 0
+                    var e = head[c]
+                    while e >= 0 {
+                        let x = Int(entryColumn[Int(e)])
+                        let ch = 63 + entryMask[Int(e)]
+                        if x > column {
+                            out.appendRun(pending, run)
+                            pending = 63
+                            run = x - column
+                        }
+                        if ch == pending {
+                            run += 1
+                        } else {
+                            out.appendRun(pending, run)
+                            pending = ch
+                            run = 1
+                        }
+                        column = x + 1
+                        e = entryNext[Int(e)]
+                    }
+                    out.appendRun(pending, run)
+                    head[c] = -1
+                    tail[c] = -1
+                    stamp[c] = -1
+                }
+                y0 += 6
+                if y0 < end { out.append(UInt8(ascii: "-")) }
+            }
+        }
+        return out.bytes
+    }
+}
+
+/// The buffers the concurrent parts of ``SixelPalette/encodeBands(_:width:height:definitions:parts:)``
+/// share: the indices, read by all, and one result slot per part, written by that part alone.
+private struct Parts: @unchecked Sendable {
+    let index: UnsafeBufferPointer<UInt8>
+    let pieces: UnsafeMutableBufferPointer<[UInt8]>
+}
+
+/// A growable byte buffer without `Array`'s per-append checks (room is reserved per band), for
+/// the sixel band encoder.
+private struct ByteWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// Makes room for `more` bytes past the end.
+    mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(capacity * 2, count + more)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = grown
+    }
+
+    /// One byte; room must have been reserved.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        reserve(bytes.count)
+        for b in bytes { append(b) }
+    }
+
+    /// The decimal digits of `n` (0 or more; callers reserve 5 bytes a number: a column count
+    /// or a colour index).
+    @inline(__always)
+    mutating func appendNumber(_ n: Int) {
+        if n >= 10 { appendNumber(n / 10) }
+        append(UInt8(ascii: "0") + UInt8(n % 10))
+    }
+
+    /// `run` copies of the sixel character `ch`, as `!run ch` from four on.
+    @inline(__always)
+    mutating func appendRun(_ ch: UInt8, _ run: Int) {
+        guard run > 0 else { return }
+        if run >= 4 {
+            append(UInt8(ascii: "!"))
+            appendNumber(run)
+            append(ch)
+        } else {
+            for _ in 0..<run { append(ch) }
+        }
+    }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    func free() { base.deallocate() }
+}

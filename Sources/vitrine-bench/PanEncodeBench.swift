@@ -1,0 +1,99 @@
+// `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]`: the encode of one pan step at 1:1
+// for sixel and iTerm2 (docs/PERFORMANCE.md, "The browser's full view", sixth part), in 120x40
+// cells of 10x20 pixels (1200x780 a picture), each way interleaved step by step: libsixel (the
+// fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
+// kept), and the iTerm2 sequences. `--dump DIR`
+// writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
+// scored by ImageMagick outside (the unit tests do the same on a small picture).
+import Foundation
+import HalfBlock
+import ImagePipeline
+import TerminalGraphics
+
+func panEncodeBench(_ arguments: [String]) {
+    var args = arguments[...]
+    var path: String?
+    var dump: String?
+    var steps = 20
+    while let arg = args.popFirst() {
+        if arg == "--steps", let n = args.popFirst().flatMap(Int.init), n > 0 {
+            steps = n
+        } else if arg == "--dump" {
+            dump = args.popFirst()
+        } else {
+            path = arg
+        }
+    }
+    guard let path else { fail("usage: vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]") }
+    let pipeline = ImagePipeline(configuration: .init(memoryCacheBytes: 0))
+    let decoded = decode(URL(fileURLWithPath: path), width: 100_000, height: 100_000, pipeline: pipeline).bitmap
+    let size = PixelSize(width: decoded.width, height: decoded.height)
+    var viewport = Viewport(image: size, columns: 120, rows: 39, cell: PixelSize(width: 10, height: 20))
+    viewport.actualSize()
+    let background = RGB(0, 0, 0)
+    // The first step's palette, kept for the later ones (the alternative to a palette a step).
+    var firstPalette: SixelPalette?
+    let context = PresenterContext(cellWidth: 10, cellHeight: 20)
+    let fast = PictureEncoder(.sixel, context: context, fastSixel: true)
+    let iterm = PictureEncoder(.iterm, context: context)
+    var times: [String: [Double]] = [:]
+    var bytes: [String: [Int]] = [:]
+    let clock = ContinuousClock()
+    func timed(_ name: String, _ body: () -> Int) {
+        var n = 0
+        times[name, default: []].append(microseconds(clock.measure { n = body() }))
+        bytes[name, default: []].append(n)
+    }
+    print("\(path): \(decoded.width)x\(decoded.height) decoded; pan steps at 1:1 in 120x39 cells of 10x20 px; \(steps) steps; ms")
+    for n in 0..<steps {
+        viewport.pan(columns: n % 8 < 4 ? 15 : -15, rows: n % 4 < 2 ? 2 : -2)
+        let frame = viewport.frame.pixels(from: decoded, imageSize: size)
+        if n == 0, let dump {
+            try? FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: dump + "/frame.rgba", contents: Data(frame.pixels))
+            print("frame \(frame.width)x\(frame.height)")
+            FileManager.default.createFile(atPath: dump + "/libsixel.six", contents: Data(SixelPresenter.encode(frame, background: background)))
+            if let palette = SixelPalette(choosingFor: frame, background: background) {
+                for amplitude in [0, 8, 16, 24, 32] {
+                    FileManager.default.createFile(
+                        atPath: dump + "/fixed-\(amplitude).six",
+                        contents: Data(palette.encode(frame, background: background, amplitude: amplitude)))
+                }
+            }
+        }
+        if n == 3, let dump, let palette = firstPalette {
+            // A later step in the first step's palette, against libsixel's palette for itself.
+            let later = dump + "/step3"
+            try? FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: later + "/frame.rgba", contents: Data(frame.pixels))
+            FileManager.default.createFile(atPath: later + "/libsixel.six", contents: Data(SixelPresenter.encode(frame, background: background)))
+            FileManager.default.createFile(atPath: later + "/fixed-first-palette.six", contents: Data(palette.encode(frame, background: background)))
+            if let own = SixelPalette(choosingFor: frame, background: background) {
+                FileManager.default.createFile(atPath: later + "/fixed-own-palette.six", contents: Data(own.encode(frame, background: background)))
+            }
+        }
+        timed("sixel: libsixel") { SixelPresenter.encode(frame, background: background).count }
+        timed("sixel: Vitrine (palette a step)") { fast.encode(frame).byteCount }
+        timed("iTerm2") { iterm.encode(frame).byteCount }
+        timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
+        timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
+        if firstPalette == nil { firstPalette = SixelPalette(choosingFor: frame, background: background) }
+        if let palette = firstPalette {
+            timed("sixel: the first step's palette kept") { palette.encode(frame, background: background).count }
+            timed("sixel: mapping alone (kept palette)") { palette.indices(frame, background: background).count }
+            let index = palette.indices(frame, background: background)
+            timed("sixel: bands alone, 1 part") {
+                palette.encode(indices: index, width: frame.width, height: frame.height, parts: 1).count
+            }
+            timed("sixel: bands alone, 2 parts") {
+                palette.encode(indices: index, width: frame.width, height: frame.height, parts: 2).count
+            }
+        }
+    }
+    print("| encoder | p50 ms | p99 ms | bytes p50 |")
+    print("|---|---|---|---|")
+    for name in times.keys.sorted() {
+        let t = times[name]!.sorted(), b = bytes[name]!.sorted()
+        print(String(format: "| %@ | %.1f | %.1f | %d |", name, quantile(t, 0.5) / 1000, quantile(t, 0.99) / 1000, b[b.count / 2]))
+    }
+}
