@@ -18,8 +18,10 @@ import TerminalUI
 /// when the screen is resized; kitty's placement is put back after a full repaint.
 ///
 /// Animated GIF and WebP play: the full decode asks for every frame (`ImageRequest.animated`,
-/// decoded once at the screen's size, within `maxAnimationBytes`), a ``FrameSchedule`` says
-/// which is shown, and the wiring wakes the main loop at ``frameDue`` and calls
+/// decoded once at the screen's size, within `maxAnimationBytes`, delivered as they decode so
+/// playing starts on the first frame), a ``FrameSchedule`` says which is shown (holding on the
+/// last decoded frame when the next is not there yet), and the wiring wakes the main loop at
+/// ``frameDue`` and calls
 /// ``advanceFrame(now:)``, which redraws the image area alone (the status line stays as it is).
 /// `a` pauses and resumes. Zoom and pan are off while an animation is shown (the status line
 /// says so): its frames are decoded for the fit only.
