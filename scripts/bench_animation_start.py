@@ -11,6 +11,8 @@ Enter and times, from the Enter written:
   on screen (the status line is drawn in the same turn as the first frame);
 - "moving" (kitty only): the second kitty transmission (`a=T`) after it, the next frame on
   screen (with half blocks curses frames cannot be told apart in the byte stream).
+- with --cpu-after S: the process's CPU (utime + stime) S seconds after Enter (decode and
+  playing so far; S past the slower build's whole decode compares the decode's cost).
 --no-disk-cache and a new process per run: every run decodes the GIF. --bin and --bin-b are
 interleaved run by run; prints medians (and min, max)."""
 
@@ -49,7 +51,7 @@ frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=%d
 """ % (FRAMES, DELAY), str(path)], check=True)
 
 
-def measure(binary, protocol, gif, timeout=30):
+def measure(binary, protocol, gif, timeout=30, cpu_after=None):
     env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     env.pop("TMUX", None)
     p = Pty([binary, str(gif), "--no-disk-cache", "--no-mouse", "--pixels", protocol], env)
@@ -73,7 +75,11 @@ def measure(binary, protocol, gif, timeout=30):
                     break
         if playing is None:
             raise TimeoutError("no play mark within %d s" % timeout)
-        return playing * 1000, (moving * 1000 if moving is not None else None)
+        cpu = None
+        if cpu_after:
+            p.read_for(max(0, t0 + cpu_after - time.monotonic()), keep=False)
+            cpu = p.cpu_ticks() * 1000 / os.sysconf("SC_CLK_TCK")
+        return playing * 1000, (moving * 1000 if moving is not None else None), cpu
     finally:
         p.close(b"Q")
 
@@ -84,6 +90,7 @@ def main():
     ap.add_argument("--bin-b", help="a second build, interleaved with --bin's runs")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--protocols", default="kitty,halfblock")
+    ap.add_argument("--cpu-after", type=float, help="also the process's CPU this many s after Enter")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-anim-start-"))
     gif = tmp / "moving-480x270-300x40ms.gif"
@@ -93,10 +100,11 @@ def main():
     for run in range(args.runs):
         for protocol in args.protocols.split(","):
             for name, binary in builds:
-                playing, moving = measure(binary, protocol, gif)
-                results.setdefault((protocol, name), []).append((playing, moving))
-                print("  run %d %-9s %s  playing %7.1f ms  moving %s" % (
-                    run + 1, protocol, name, playing, "%7.1f ms" % moving if moving is not None else "-"),
+                playing, moving, cpu = measure(binary, protocol, gif, cpu_after=args.cpu_after)
+                results.setdefault((protocol, name), []).append((playing, moving, cpu))
+                print("  run %d %-9s %s  playing %7.1f ms  moving %s%s" % (
+                    run + 1, protocol, name, playing, "%7.1f ms" % moving if moving is not None else "-",
+                    "  CPU %.0f ms" % cpu if cpu is not None else ""),
                     file=sys.stderr, flush=True)
     print("Enter to the first frame of a 300-frame 480x270 GIF, %d runs, median (min-max) ms:" % args.runs)
     for name, binary in builds:
@@ -107,12 +115,13 @@ def main():
         return "%7.1f (%.1f-%.1f)" % (statistics.median(xs), min(xs), max(xs)) if xs else "      -"
 
     for (protocol, name), xs in sorted(results.items()):
-        print("  %-9s %s  playing %s  moving %s" % (
-            protocol, name, summary([a for a, _ in xs]), summary([b for _, b in xs])))
+        print("  %-9s %s  playing %s  moving %s%s" % (
+            protocol, name, summary([a for a, _, _ in xs]), summary([b for _, b, _ in xs]),
+            "  CPU at %g s %s" % (args.cpu_after, summary([c for _, _, c in xs])) if args.cpu_after else ""))
     if args.bin_b:
         for protocol in args.protocols.split(","):
-            a = statistics.median(x for x, _ in results[(protocol, "A")])
-            b = statistics.median(x for x, _ in results[(protocol, "B")])
+            a = statistics.median(x for x, _, _ in results[(protocol, "A")])
+            b = statistics.median(x for x, _, _ in results[(protocol, "B")])
             print("  %-9s playing A/B %.3f" % (protocol, a / b))
     print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
 
