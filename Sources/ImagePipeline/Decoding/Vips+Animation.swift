@@ -93,8 +93,9 @@ extension Vips {
                 raw.baseAddress, raw.count, Int32(clamping: maxWidth), Int32(clamping: maxHeight), Int64(maxPixels),
                 Int64(maxBytes), &decoder, &info, &message, message.count)
             if rc == 1 { return .success(nil) }
-            guard rc == 0, let decoder, let rawDelays = info.delays else { return .failure(failure(rc)) }
+            guard rc == 0, let decoder else { return .failure(failure(rc)) }
             defer { cvips_animation_close(decoder) }
+            guard let rawDelays = info.delays else { return .failure(.corrupt("the animation has no frame delays")) }
             let width = Int(info.width), height = Int(info.height), frameBytes = width * height * 4
             let kept = Int(info.frame_count), step = Int(info.step)
             let fileDelays = UnsafeBufferPointer(start: rawDelays, count: Int(info.source_frames)).map { Int($0) }
