@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # photos and flags, nginx and openssl for https and HTTP/2; ImageMagick, Xvfb, xterm, kitty and
 # their fonts for the real-terminal pixel tests (sixel decoding and screenshots).
 BUILD_PACKAGES = pkg-config libncurses-dev ncurses-term libvips-dev libcurl4-openssl-dev libjpeg62-turbo-dev liblcms2-dev libsixel-dev libpng-dev zlib1g-dev
-TEST_PACKAGES = tmux python3 mate-backgrounds famfamfam-flag-png nginx openssl imagemagick xvfb xterm kitty xfonts-base fonts-dejavu-core
+TEST_PACKAGES = tmux python3 python3-pil mate-backgrounds famfamfam-flag-png nginx openssl imagemagick xvfb xterm kitty xfonts-base fonts-dejavu-core
 
 .PHONY: all deps test-deps build run test unit-test e2e-test fuzz asan-test tsan-test install uninstall demo clean
 

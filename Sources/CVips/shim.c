@@ -537,7 +537,8 @@ fail:
     return -1;
 }
 
-/* cvips_animation_rgba (include/CVipsAnimation.h): every frame of an animated GIF or WebP. */
+/* cvips_animation_open / _next / _close (include/CVipsAnimation.h): the frames of an animated
+   GIF or WebP, one at a time. */
 
 /* The fitted size of w x h in max_w x max_h, aspect kept, never enlarged, at least 1x1. */
 static void fit_box(int w, int h, int max_w, int max_h, int *fw, int *fh) {
@@ -584,9 +585,19 @@ fail:
     return -1;
 }
 
-int cvips_animation_rgba(const void *buf, size_t len, int max_width, int max_height, int64_t max_pixels,
-                         int64_t max_bytes, cvips_animation *out, char *err, size_t errlen) {
-    memset(out, 0, sizeof *out);
+struct cvips_animation_decoder {
+    VipsImage *strip;   /* every frame, page_height rows each, loaded sequentially */
+    int page_height;    /* of one frame in `strip` */
+    int next;           /* the next kept frame to decode, 0..frame_count */
+    int *delays;        /* the info's delays, freed by close */
+    cvips_animation_info info;
+};
+
+int cvips_animation_open(const void *buf, size_t len, int max_width, int max_height, int64_t max_pixels,
+                         int64_t max_bytes, cvips_animation_decoder **out, cvips_animation_info *info, char *err,
+                         size_t errlen) {
+    *out = NULL;
+    memset(info, 0, sizeof *info);
     int sw = 0, sh = 0;
     int probed = cvips_probe(buf, len, &sw, &sh, err, errlen);
     if (probed != 0) return probed;
@@ -632,50 +643,66 @@ int cvips_animation_rgba(const void *buf, size_t len, int max_width, int max_hei
     if (step > n) step = n;
     int kept = (n + step - 1) / step;
 
-    /* The frames: WebP shrinks on load (libwebp scales while decoding), GIF decodes at its size. */
+    /* The frames: WebP shrinks on load (libwebp scales while decoding), GIF decodes at its size.
+       Nothing is decoded here: each cvips_animation_next pulls one more frame through the
+       sequential load, which composites it over the frames before (disposal included). */
     char options[96];
     if (webp && fw < w) snprintf(options, sizeof options, "n=-1,scale=%.6f,fail_on=truncated", (double)fw / w);
     else snprintf(options, sizeof options, "n=-1,fail_on=truncated");
-    /* Every failure below ends at `fail`, which frees what was made so far. */
-    unsigned char *pixels = NULL;
     VipsImage *strip = api.vips_image_new_from_buffer(buf, len, options, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (strip == NULL) {
         take_error(err, errlen, "could not decode the animation");
-        goto fail;
+        g_free(delays);
+        return -1;
     }
     int strip_ph = api.vips_image_get_page_height(strip);
     if (api.vips_image_get_n_pages(strip) != n || strip_ph <= 0) {
         snprintf(err, errlen, "the animation's frames changed size on load");
-        goto fail;
+        g_object_unref(strip);
+        g_free(delays);
+        return -1;
     }
-    pixels = g_try_malloc((gsize)(frame_bytes * kept));
-    if (pixels == NULL) {
-        snprintf(err, errlen, "out of memory for %d frames", kept);
-        goto fail;
+    cvips_animation_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        snprintf(err, errlen, "out of memory");
+        g_object_unref(strip);
+        g_free(delays);
+        return -1;
     }
-    for (int j = 0; j < kept; j++) {
-        if (animation_frame(strip, j * step, strip_ph, fw, fh, pixels + frame_bytes * j) != 0) {
-            take_error(err, errlen, "could not decode an animation frame");
-            goto fail;
-        }
-    }
-    g_object_unref(strip);
-    out->pixels = pixels;
-    out->length = (size_t)(frame_bytes * kept);
-    out->width = fw;
-    out->height = fh;
-    out->frame_count = kept;
-    out->step = step;
-    out->source_width = w;
-    out->source_height = ph;
-    out->source_frames = n;
-    out->loop = loop;
-    out->delays = delays;
+    d->strip = strip;
+    d->page_height = strip_ph;
+    d->delays = delays;
+    d->info.width = fw;
+    d->info.height = fh;
+    d->info.frame_count = kept;
+    d->info.step = step;
+    d->info.source_width = w;
+    d->info.source_height = ph;
+    d->info.source_frames = n;
+    d->info.loop = loop;
+    d->info.delays = delays;
+    *info = d->info;
+    *out = d;
     return 0;
+}
 
-fail:
-    if (strip != NULL) g_object_unref(strip);
-    g_free(pixels);
-    g_free(delays);
-    return -1;
+int cvips_animation_next(cvips_animation_decoder *d, unsigned char *dest, char *err, size_t errlen) {
+    if (d->next >= d->info.frame_count) {
+        snprintf(err, errlen, "no frame left");
+        return -1;
+    }
+    int page = d->next * d->info.step;
+    if (animation_frame(d->strip, page, d->page_height, d->info.width, d->info.height, dest) != 0) {
+        take_error(err, errlen, "could not decode an animation frame");
+        return -1;
+    }
+    d->next += 1;
+    return 0;
+}
+
+void cvips_animation_close(cvips_animation_decoder *d) {
+    if (d == NULL) return;
+    if (d->strip != NULL) g_object_unref(d->strip);
+    g_free(d->delays);
+    free(d);
 }

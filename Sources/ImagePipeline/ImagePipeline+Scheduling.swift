@@ -286,9 +286,22 @@ extension ImagePipeline {
                 guard let request = state.withLock({ $0.tasks[key]?.generation == generation ? $0.tasks[key]!.request : nil })
                 else { return }
                 let decoded: Result<DecodedImage, ImagePipeline.Error>
+                // An animation's frames so far go to its notified tickets while the rest decode.
+                var lastPartial: ContinuousClock.Instant?
+                let progress: ((DecodedImage) -> Bool)? =
+                    request.animated
+                    ? { [self] partial in
+                        deliverPartial(key: key, generation: generation, image: partial, last: &lastPartial)
+                    } : nil
                 do throws(ImagePipeline.Error) {
-                    decoded = .success(try ImageDecoder.decode(data, for: request, configuration: configuration))
+                    decoded = .success(
+                        try ImageDecoder.decode(data, for: request, configuration: configuration, progress: progress))
                 } catch {
+                    // Every ticket left while the frames decoded: nobody to tell.
+                    if error == .cancelled {
+                        heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty })
+                        return
+                    }
                     if healDiskEntry(key: key, generation: generation, source: source) { return }
                     decoded = .failure(error)
                 }
@@ -386,6 +399,39 @@ extension ImagePipeline {
         }
         heapTrimmer.loadEnded(idle: state.withLock { $0.tasks.isEmpty })
         if let (request, stale, tickets) = revalidation { revalidate(request, stale: stale, tickets: tickets) }
+    }
+
+    /// Least time between two partial deliveries of one animation, in ms: frames decoded
+    /// faster than this go out together, so a fast decode does not wake the main loop for
+    /// every frame, and a frame waits at most this plus one frame's decode to be delivered.
+    static let partialInterval = 15
+
+    /// An animation's frames so far (`image.animation` not complete), posted to the load's
+    /// notified tickets with `NotificationKey.partial` (callback and async subscribers get
+    /// the final answer only); nothing is cached. The first frame goes at once, later ones
+    /// when ``partialInterval`` ms have passed since `last`. On the decode thread.
+    /// - Returns: false when the load is gone (every ticket cancelled): the decode stops.
+    func deliverPartial(
+        key: ImageRequest.Key, generation: Int, image: DecodedImage, last: inout ContinuousClock.Instant?
+    ) -> Bool {
+        let now = ContinuousClock.now
+        let due = last.map { now - $0 >= .milliseconds(Self.partialInterval) } ?? true
+        let ids = state.withLock { state -> [Int]? in
+            guard let task = state.tasks[key], task.generation == generation else { return nil }
+            guard due else { return [] }
+            return task.subscribers.filter { if case .notification = $0.value.delivery { true } else { false } }
+                .keys.sorted()
+        }
+        guard let ids else { return false }
+        guard due else { return true }
+        last = now
+        let result: Result<DecodedImage, ImagePipeline.Error> = .success(image)
+        for id in ids {
+            configuration.notificationCenter.post(
+                name: Self.didFinishLoading, object: self,
+                userInfo: [NotificationKey.ticket: Ticket(id: id), NotificationKey.result: result, NotificationKey.partial: true])
+        }
+        return true
     }
 
     /// Starts whatever may start now (a retry's pause ended).

@@ -113,7 +113,8 @@ public final class ImagePipeline: Sendable {
         case started(Ticket)
     }
 
-    /// Posted on a background thread when a load finishes for a ticket, once per ticket.
+    /// Posted on a background thread when a load finishes for a ticket, once per ticket (an
+    /// animation may also be posted before, with `NotificationKey.partial`, as its frames decode).
     /// `object` is the pipeline; `userInfo` holds `NotificationKey.ticket` (`Ticket`) and
     /// `NotificationKey.result` (`Result<DecodedImage, ImagePipeline.Error>`).
     public static let didFinishLoading = Notification.Name("VitrineImagePipelineDidFinishLoading")
@@ -128,6 +129,11 @@ public final class ImagePipeline: Sendable {
         /// `true` on that second notification: the server had a newer image, which replaces
         /// the one delivered before (only ever a success).
         public static let replacement = "replacement"
+        /// `true` while an animation (`ImageRequest.animated`) is still decoding: the result
+        /// holds the frames decoded so far (`Animation.isComplete` false), more notifications
+        /// for the same ticket follow, and the last one, without this key, is the load's
+        /// answer as usual (all frames, or a failure). Only notified tickets get these.
+        public static let partial = "partial"
     }
 
     /// Counters since creation, for the status line and tests.

@@ -116,7 +116,9 @@ final class Browser {
         for event in inbox.drain() {
             switch event {
             case .image(let delivery):
-                app.apply(delivery.ticket, delivery.result, revalidating: delivery.revalidating, replacement: delivery.replacement)
+                app.apply(
+                    delivery.ticket, delivery.result, revalidating: delivery.revalidating,
+                    replacement: delivery.replacement, partial: delivery.partial)
             case .main(let work):
                 work.run()
             case .page(let outcome):

@@ -10,6 +10,8 @@ struct Delivery: Sendable {
     var revalidating = false
     /// A newer image for a ticket delivered before with `revalidating`.
     var replacement = false
+    /// An animation's frames so far: more deliveries for the ticket follow.
+    var partial = false
 
     /// The ticket and result that an `ImagePipeline.didFinishLoading` notification carries.
     static func from(_ note: Notification) -> Delivery? {
@@ -20,7 +22,8 @@ struct Delivery: Sendable {
         return Delivery(
             ticket: ticket, result: result,
             revalidating: info[ImagePipeline.NotificationKey.revalidating] as? Bool ?? false,
-            replacement: info[ImagePipeline.NotificationKey.replacement] as? Bool ?? false)
+            replacement: info[ImagePipeline.NotificationKey.replacement] as? Bool ?? false,
+            partial: info[ImagePipeline.NotificationKey.partial] as? Bool ?? false)
     }
 }
 

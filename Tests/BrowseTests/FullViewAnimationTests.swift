@@ -78,6 +78,65 @@ struct FullViewAnimationTests {
         #expect(colours(h) == ["\(TerminalColor.rgb(Self.blue))"])
     }
 
+    /// ``animated`` with only its first `count` frames decoded (a partial delivery).
+    static func firstFrames(_ count: Int) -> DecodedImage {
+        var image = animated
+        image.animation!.frames = Array(image.animation!.frames.prefix(count))
+        return image
+    }
+
+    @Test("frames still decoding: playback starts on the first frames, holds on the last decoded one, and the next shows when its delivery comes")
+    func playsBeforeTheLastFrameIsDecoded() throws {
+        let h = Harness(count: 3)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let ticket = try #require(view.ticket)
+        h.frame()
+        // The pipeline's first partial delivery: frames 1 and 2 of 3.
+        h.app.apply(ticket, .success(Self.firstFrames(2)), partial: true)
+        h.frame()
+        #expect(view.ticket == ticket, "the load goes on")
+        #expect(colours(h) == ["\(TerminalColor.rgb(Self.red))"])
+        #expect(h.status.contains("▶ 3 frames, 2 decoded"))
+        // Frame 2 (k = 1) is shown at its time, before the last frame is decoded.
+        h.app.advanceFrames(now: try #require(h.app.frameDue))
+        #expect(h.frame())
+        #expect(view.frameIndex == 1 && colours(h) == ["\(TerminalColor.rgb(Self.green))"])
+        // Frame 3 is due but not decoded: the view holds on frame 2 and asks for no wake-up.
+        let due = try #require(h.app.frameDue)
+        h.app.advanceFrames(now: due + .seconds(5))
+        #expect(!h.frame())
+        #expect(view.frameIndex == 1 && view.schedule?.waiting == true && h.app.frameDue == nil)
+        // The event: the load's answer with every frame. Nothing is redrawn for it; the held
+        // frame's successor is due at once and shows on the next advance.
+        h.app.apply(ticket, .success(Self.animated))
+        #expect(view.ticket == nil)
+        let next = try #require(h.app.frameDue)
+        #expect(next <= .now)
+        h.app.advanceFrames(now: next)
+        #expect(h.frame())
+        #expect(view.frameIndex == 2 && colours(h) == ["\(TerminalColor.rgb(Self.blue))"])
+        #expect(h.status.contains("▶ 3 frames") && !h.status.contains("decoded"))
+        // And on: the first frame again after the last one's 300 ms.
+        h.app.advanceFrames(now: try #require(h.app.frameDue))
+        h.frame()
+        #expect(view.frameIndex == 0 && view.schedule?.loopsDone == 1)
+    }
+
+    @Test("a partial delivery for a ticket the view no longer holds (it moved to the next item) is dropped")
+    func partialForAnotherTicket() throws {
+        let h = Harness(count: 3)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let first = try #require(view.ticket)
+        h.frame()
+        h.type(.character("n"))
+        #expect(view.ticket != first)
+        h.app.apply(first, .success(Self.firstFrames(1)), partial: true)
+        #expect(view.schedule == nil)
+        if case .loading = view.phase {} else { Issue.record("still loading the next item") }
+    }
+
     @Test("half blocks: a frame step puts only the cells that changed since the last frame")
     func changedCellsOnly() throws {
         // Two 40x20 frames, red, the second with a blue 4x4 square at the top left.

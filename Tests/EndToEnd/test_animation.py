@@ -1,9 +1,11 @@
 """End-to-end test of animation in the full view, in half blocks inside tmux: an animated GIF
 (Tests/Fixtures/images/animated-rgb.gif: 48x24, red, green, blue frames of 400 ms) as a
 gallery of one; the picture changes between frames while it plays, stops changing when `a`
-pauses it, and plays again after a second `a`."""
+pauses it, and plays again after a second `a`. And a 300-frame GIF (made with Pillow) starts
+playing before its last frame is decoded."""
 
 import re
+import subprocess
 import sys
 import time
 import unittest
@@ -74,6 +76,52 @@ class AnimationTests(E2ETestCase):
         term.wait_for(lambda lines: "no zoom or pan on an animation" in lines[-1], 5, "the zoom note")
         term.keys("q")
         term.wait_for(lambda lines: "1/1" in lines[-1] and "H help" in lines[-1], 5, "the gallery")
+
+    def test_plays_before_the_last_frame_is_decoded(self):
+        # Given a 300-frame 480x270 GIF of 40 ms frames (a yellow disc moving over a
+        # gradient): in an 80x24 half-block view every frame is resized to 82x46 pixels, which
+        # takes libvips seconds for all 300 (2.3-2.6 s here, measured)
+        gif = self.tmp / "moving-300.gif"
+        # Debian's python3-pil is for /usr/bin/python3 (a python on PATH may be another).
+        subprocess.run(["/usr/bin/python3", "-c", """
+import sys
+from PIL import Image, ImageDraw
+frames = []
+for i in range(300):
+    im = Image.new("RGB", (480, 270))
+    d = ImageDraw.Draw(im)
+    for x in range(0, 480, 8):
+        d.rectangle([x, 0, x + 7, 269], fill=(x * 255 // 480, 80, 255 - x * 255 // 480))
+    cx = 40 + (i % 50) * 8
+    d.ellipse([cx - 30, 105, cx + 30, 165], fill=(255, 255, 0))
+    frames.append(im)
+frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=40, loop=0)
+""", str(gif)], check=True)
+        term = self.launch([str(gif), "--no-disk-cache", "--pixels", "halfblock"], width=80, height=24)
+        self.wait_started(term)
+        term.keys("Enter")
+
+        # Then it plays while the status line still counts frames decoded, and the picture
+        # changes in that time: frames shown before the last one is decoded
+        def decoding(lines):
+            m = re.search(r"▶ 300 frames, (\d+) decoded", lines[-1])
+            return m and int(m.group(1)) < 300
+        term.wait_for(decoding, 15, "playing while decoding")
+        pictures = set()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(pictures) < 3:
+            screen = term.capture(escapes=True)
+            if not re.search(r"▶ 300 frames, \d+ decoded", screen[-1]):
+                break
+            pictures.add(tuple(screen[:-1]))
+            time.sleep(0.03)
+        self.assertGreaterEqual(len(pictures), 3, "the picture did not change before every frame was decoded")
+
+        # And when all are decoded the status line drops the count and it plays on
+        term.wait_for(lambda lines: re.search(r"▶ 300 frames(?!,)", lines[-1]), 30, "every frame decoded")
+        self.assertGreaterEqual(len(self.watch(term, 0.5)), 2, "the picture stopped changing")
+        term.keys("q")
+        term.wait_for(lambda lines: "H help" in lines[-1], 5, "the gallery")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import Foundation
 import HalfBlock
+import Locking
 import Testing
 
 @testable import ImagePipeline
@@ -120,5 +121,79 @@ struct AnimationDecodingTests {
         // A JPEG asked for as an animation is decoded as a still image.
         let jpeg = FormatFixtureTests.folder.appendingPathComponent("progressive.jpg")
         #expect(try await pipeline.image(for: ImageRequest(url: jpeg, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)).animation == nil)
+    }
+
+    @Test("frame by frame: the frames so far after each frame, composited as the whole decode's (disposal across them), and a stop")
+    func progressive() throws {
+        let data = try Self.data("disposal.gif")
+        var partials: [DecodedImage] = []
+        let decoded = try #require(
+            try Vips.animation(data, maxWidth: 64, maxHeight: 64, maxPixels: 0, maxBytes: 1 << 20) { partial in
+                partials.append(partial)
+                return true
+            })
+        let whole = try #require(decoded.animation)
+        #expect(whole.isComplete && whole.frameCount == 3)
+        // After frames 1 and 2, not after the last (that is the answer).
+        #expect(partials.map { $0.animation!.frames.count } == [1, 2])
+        for partial in partials {
+            let animation = try #require(partial.animation)
+            #expect(!animation.isComplete && animation.delays == [100, 200, 300] && animation.frameCount == 3)
+            #expect(partial.bitmap == whole.frames[0])
+            // Each frame delivered early is the very frame of the whole decode.
+            #expect(Array(whole.frames.prefix(animation.frames.count)) == animation.frames)
+        }
+        // Frame 3 after the early frames still has frame 2's square disposed of.
+        #expect(Self.pixel(whole.frames[2], 2, 2) != [0, 0, 255, 255])
+        // A stop after the first frame: `.cancelled`, nothing more decoded.
+        var calls = 0
+        #expect(throws: ImagePipeline.Error.cancelled) {
+            try Vips.animation(data, maxWidth: 64, maxHeight: 64, maxPixels: 0, maxBytes: 1 << 20) { _ in
+                calls += 1
+                return false
+            }
+        }
+        #expect(calls == 1)
+    }
+
+    @Test("through the pipeline: a notified animated ticket gets its first frame before the last is decoded, then the whole answer, cached")
+    func pipelinePartials() throws {
+        let recorder = NotificationRecorder()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.notificationCenter = recorder.center
+        let pipeline = ImagePipeline(configuration: configuration)
+        let url = FormatFixtureTests.folder.appendingPathComponent("animated.webp")
+        let request = ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)
+        guard case .started(let ticket) = pipeline.load(request, priority: 0) else {
+            Issue.record("not cached yet")
+            return
+        }
+        // The event: the answer (the notification without `partial`) has come; before it at
+        // most one partial per frame but the last.
+        for _ in 0..<3 where !recorder.notes.contains(where: { !$0.partial }) {
+            _ = recorder.wait(for: recorder.notes.count + 1)
+        }
+        let notes = recorder.notes
+        #expect(notes.allSatisfy { $0.ticket == ticket })
+        let first = try #require(notes.first)
+        #expect(first.partial, "the first frame went out on its own")
+        let early = try #require(try first.result.get().animation)
+        #expect(early.frames.count == 1 && early.frameCount == 3 && Self.pixel(early.frames[0], 8, 8) == [255, 0, 0, 255])
+        // Exactly one answer, last; partials never complete and never cached.
+        #expect(notes.filter { !$0.partial }.count == 1 && notes.last?.partial == false)
+        #expect(notes.filter(\.partial).allSatisfy { (try? $0.result.get().animation?.isComplete) == false })
+        let whole = try #require(try notes.last!.result.get().animation)
+        #expect(whole.isComplete && Self.pixel(whole.frames[2], 8, 8) == [0, 0, 255, 255])
+        #expect(pipeline.cachedImage(for: request)?.animation?.isComplete == true)
+        // A callback subscriber gets the answer alone, never a partial.
+        let thumbnail = ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8, animated: true)
+        let answers = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        pipeline.load(thumbnail, priority: 0) { result in
+            answers.withLock { $0.append((try? result.get().animation?.frames.count) ?? -1) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(answers.withLock { $0 } == [3])
     }
 }

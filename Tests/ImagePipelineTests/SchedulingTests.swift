@@ -117,6 +117,7 @@ final class NotificationRecorder: Sendable {
         let result: Result<DecodedImage, ImagePipeline.Error>
         let revalidating: Bool
         let replacement: Bool
+        var partial = false
     }
     final class Received: Sendable {
         let list = Mutex<[ImagePipeline.Ticket]>([])
@@ -140,7 +141,8 @@ final class NotificationRecorder: Sendable {
                             Note(
                                 ticket: ticket, result: result,
                                 revalidating: info?[ImagePipeline.NotificationKey.revalidating] as? Bool ?? false,
-                                replacement: info?[ImagePipeline.NotificationKey.replacement] as? Bool ?? false))
+                                replacement: info?[ImagePipeline.NotificationKey.replacement] as? Bool ?? false,
+                                partial: info?[ImagePipeline.NotificationKey.partial] as? Bool ?? false))
                     }
                 }
                 changes.notify()

@@ -80,4 +80,54 @@ struct FrameScheduleTests {
         let z = FrameSchedule(delays: [0, -5], start: at(0))
         #expect(z.delays == [1, 1] && z.due == at(1))
     }
+
+    @Test("frames still decoding: a frame due before it is decoded holds the last one, never skips ahead, and shows as it comes")
+    func holdsForUndecodedFrames() {
+        var s = FrameSchedule(delays: [100, 100, 100, 100], start: at(0), available: 2)
+        #expect(s.available == 2 && s.isPlaying && !s.waiting)
+        #expect(advance(&s, at(100)))
+        #expect(s.frame == 1 && s.due == at(200))
+        // Frame 2 is due at 200 ms but not decoded: hold on frame 1, no wake-up due.
+        #expect(!advance(&s, at(250)))
+        #expect(s.frame == 1 && s.waiting && s.due == nil && s.isPlaying && s.holds == 1)
+        // A late wake-up far past the due time does not skip to an undecoded frame either.
+        #expect(!advance(&s, at(5000)))
+        #expect(s.frame == 1)
+        // Frame 2 arrives at 300 ms: due at once, then its own delay from then.
+        s.framesAvailable(3, at: at(300))
+        #expect(!s.waiting && s.due == at(300))
+        #expect(advance(&s, at(300)))
+        #expect(s.frame == 2 && s.due == at(400))
+        // A late wake-up skips only up to the last decoded frame: frame 3 is not there yet.
+        #expect(!advance(&s, at(650)))
+        #expect(s.frame == 2 && s.waiting)
+        s.framesAvailable(4, at: at(700))
+        #expect(advance(&s, at(700)))
+        #expect(s.frame == 3 && s.due == at(800))
+        // All decoded: the loop goes back to frame 0 and on, as any schedule.
+        #expect(advance(&s, at(800)))
+        #expect(s.frame == 0 && s.loopsDone == 1 && s.due == at(900) && s.holds == 2)
+    }
+
+    @Test("paused while holding: frames arriving meanwhile wait for the resume, which shows the next at once")
+    func pausedWhileHolding() {
+        var s = FrameSchedule(delays: [100, 100, 100], start: at(0), available: 1)
+        #expect(!advance(&s, at(100)))
+        #expect(s.waiting && s.frame == 0)
+        s.togglePause(at: at(120))
+        s.framesAvailable(3, at: at(150))
+        #expect(s.paused && s.due == nil && !s.isPlaying)
+        s.togglePause(at: at(400))
+        #expect(!s.paused && !s.waiting && s.due == at(400))
+        #expect(advance(&s, at(400)))
+        #expect(s.frame == 1 && s.due == at(500))
+        // Resumed while still holding (nothing new): still holding, shown when it comes.
+        var t = FrameSchedule(delays: [100, 100], start: at(0), available: 1)
+        _ = advance(&t, at(100))
+        t.togglePause(at: at(110))
+        t.togglePause(at: at(120))
+        #expect(t.waiting && t.due == nil && t.isPlaying)
+        t.framesAvailable(2, at: at(130))
+        #expect(t.due == at(130))
+    }
 }

@@ -354,22 +354,27 @@ public final class App {
     // MARK: Background work
 
     /// Applies a finished image load: a thumbnail's, or the full view's. `revalidating` and
-    /// `replacement` are as in ``ThumbnailLoader/apply(_:_:revalidating:replacement:)``.
+    /// `replacement` are as in ``ThumbnailLoader/apply(_:_:revalidating:replacement:)``;
+    /// `partial`: an animation's frames so far (`ImagePipeline.NotificationKey.partial`), for
+    /// the full view only: more frames join the one playing without a redraw.
     public func apply(
         _ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>,
-        revalidating: Bool = false, replacement: Bool = false
+        revalidating: Bool = false, replacement: Bool = false, partial: Bool = false
     ) {
-        if let id = model.thumbnails.apply(ticket, result, revalidating: revalidating, replacement: replacement) {
+        if !partial, let id = model.thumbnails.apply(ticket, result, revalidating: revalidating, replacement: replacement) {
             model.invalidate([id])
             dirty.insert(id)
             return
         }
         guard !replacement else { return }
         for view in stack {
-            if let image = view as? ImageView, image.apply(ticket, result) {
-                needsFull = true
-                return
+            guard let image = view as? ImageView else { continue }
+            switch image.apply(ticket, result, partial: partial) {
+            case .notThisView: continue
+            case .redraw: needsFull = true
+            case .framesAdded: break
             }
+            return
         }
         // Anything else answers a ticket that was cancelled: dropped.
     }

@@ -18,8 +18,10 @@ import TerminalUI
 /// when the screen is resized; kitty's placement is put back after a full repaint.
 ///
 /// Animated GIF and WebP play: the full decode asks for every frame (`ImageRequest.animated`,
-/// decoded once at the screen's size, within `maxAnimationBytes`), a ``FrameSchedule`` says
-/// which is shown, and the wiring wakes the main loop at ``frameDue`` and calls
+/// decoded once at the screen's size, within `maxAnimationBytes`, delivered as they decode so
+/// playing starts on the first frame), a ``FrameSchedule`` says which is shown (holding on the
+/// last decoded frame when the next is not there yet), and the wiring wakes the main loop at
+/// ``frameDue`` and calls
 /// ``advanceFrame(now:)``, which redraws the image area alone (the status line stays as it is).
 /// `a` pauses and resumes. Zoom and pan are off while an animation is shown (the status line
 /// says so): its frames are decoded for the fit only.
@@ -215,22 +217,59 @@ public final class ImageView: BrowseView {
         }
     }
 
-    /// Applies a finished load; false when it is not this view's.
-    public func apply(_ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>) -> Bool {
-        if ticket == detailTicket {
+    /// What applying a load did to the view.
+    public enum Applied: Equatable {
+        /// Not this view's ticket.
+        case notThisView
+        /// The picture changed (a decode, a failure, an animation's first frames): redraw.
+        case redraw
+        /// More frames of the animation playing: nothing to redraw now (the schedule shows
+        /// them at their time, at once if it was holding for the next).
+        case framesAdded
+    }
+
+    /// Applies a load's answer for `ticket`. `partial`: an animation still decoding
+    /// (`ImagePipeline.NotificationKey.partial`), its frames so far; the first starts playing,
+    /// later ones only add frames, and the final answer (not partial) ends the ticket.
+    public func apply(
+        _ ticket: ImagePipeline.Ticket, _ result: Result<DecodedImage, ImagePipeline.Error>, partial: Bool = false
+    ) -> Applied {
+        if ticket == detailTicket, !partial {
             detailTicket = nil
             // A failed detail decode keeps the screen's decode (the zoom stays, coarser).
             if case .success(let image) = result { loaded(image) }
-            return true
+            return .redraw
         }
-        guard ticket == self.ticket else { return false }
-        self.ticket = nil
+        guard ticket == self.ticket else { return .notThisView }
+        if !partial { self.ticket = nil }
+        if case .success(let image) = result, addsFrames(image) {
+            phase = .loaded(image)
+            schedule?.framesAvailable(image.animation!.frames.count, at: .now)
+            return .framesAdded
+        }
+        if partial {
+            // The first frames of an animation: it starts playing; the rest join as they come.
+            guard case .success(let image) = result, image.animation != nil else { return .framesAdded }
+            loaded(image)
+            return .redraw
+        }
         switch result {
         case .success(let image): loaded(image)
         case .failure(let error): phase = .failed(error)
         }
         grid = nil
         generation += 1
+        return .redraw
+    }
+
+    /// True when `image` is the animation playing with more frames decoded (the same load's
+    /// later delivery): same frame size and delays, at least the frames shown.
+    private func addsFrames(_ image: DecodedImage) -> Bool {
+        guard case .loaded(let current) = phase, schedule != nil, let playing = current.animation,
+            let more = image.animation, !playing.isComplete, more.delays == playing.delays,
+            more.frames.count >= playing.frames.count, more.frames[0].width == playing.frames[0].width,
+            more.frames[0].height == playing.frames[0].height
+        else { return false }
         return true
     }
 
@@ -246,7 +285,9 @@ public final class ImageView: BrowseView {
             viewport = Viewport(image: source, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
         }
         // An animation starts from its first frame (a new decode after a resize too).
-        schedule = image.animation.map { FrameSchedule(delays: $0.delays, loopCount: $0.loopCount, start: .now) }
+        schedule = image.animation.map {
+            FrameSchedule(delays: $0.delays, loopCount: $0.loopCount, start: .now, available: $0.frames.count)
+        }
     }
 
     // MARK: Animation
@@ -822,8 +863,10 @@ public final class ImageView: BrowseView {
     /// for a still image.
     var animationText: String? {
         guard case .loaded(let image) = phase, let animation = image.animation, let schedule else { return nil }
-        let count = animation.frames.count
-        let frames = animation.step > 1 ? "\(count) of \(animation.sourceFrameCount) frames" : "\(count) frames"
+        let count = animation.frameCount
+        var frames = animation.step > 1 ? "\(count) of \(animation.sourceFrameCount) frames" : "\(count) frames"
+        // While the rest decode (the schedule holds on the last decoded frame when it must).
+        if !animation.isComplete { frames += ", \(animation.frames.count) decoded" }
         if schedule.paused { return "⏸ \(frameIndex + 1)/\(count)" }
         return schedule.isPlaying ? "▶ \(frames)" : "■ \(frames)"
     }

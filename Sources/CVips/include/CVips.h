@@ -75,7 +75,7 @@ void cvips_free(void *pixels);
 /* cvips_region_rgba: a region at a shrink-on-load factor, for zoom and pan. */
 #include "CVipsRegion.h"
 
-/* cvips_animation_rgba: every frame of an animated GIF or WebP, for the full view. */
+/* cvips_animation_open / _next / _close: an animated GIF or WebP frame by frame, for the full view. */
 #include "CVipsAnimation.h"
 
 #endif

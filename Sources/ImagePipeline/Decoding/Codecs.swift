@@ -210,14 +210,18 @@ enum ImageDecoder {
     /// Decodes `data` for `request`: every frame of an animated GIF or WebP when the request is
     /// `animated` (within `configuration.maxAnimationBytes`, see ``Vips/animation``), else (and
     /// for still images) as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``.
-    /// - Throws: as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``.
+    /// - Parameter progress: for an animation, called with the frames so far after each but
+    ///   the last (see ``Vips/animation(_:maxWidth:maxHeight:maxPixels:maxBytes:progress:)``).
+    /// - Throws: as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``; `.cancelled` when
+    ///   `progress` returned false.
     static func decode(
-        _ data: Data, for request: ImageRequest, configuration: ImagePipeline.Configuration
+        _ data: Data, for request: ImageRequest, configuration: ImagePipeline.Configuration,
+        progress: ((DecodedImage) -> Bool)? = nil
     ) throws(ImagePipeline.Error) -> DecodedImage {
         if request.animated, let format = ImageFormat.sniff(data), format == .gif || format == .webp,
             let animation = try Vips.animation(
                 data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight,
-                maxPixels: configuration.maxPixels, maxBytes: configuration.maxAnimationBytes)
+                maxPixels: configuration.maxPixels, maxBytes: configuration.maxAnimationBytes, progress: progress)
         {
             return animation
         }
