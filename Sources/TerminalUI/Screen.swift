@@ -142,27 +142,32 @@ public final class Screen: Canvas {
     public func refresh() { wnoutrefresh(vt_stdscr()); doupdate() }
 
     /// Reads every pending key, decoded, without waiting. Mouse reports come as `.mouse`
-    /// once `enableMouse(true)` asked for them; codes Vitrine has no use for are skipped.
+    /// once `enableMouse(true)` asked for them; codes Vitrine has no use for are skipped, and so
+    /// are terminal replies that came after the probe's deadline (``LateReplies``).
     public func pendingKeys() -> [Key] {
-        var keys: [Key] = []
+        var codes: [LateReplies.Code] = []
+        var mice: [Int: Key] = [:]
         var code: UInt32 = 0
         while true {
             let rc = vt_get_wch(&code)
             if rc == vt_err() { break }
             let isKeyCode = rc == vt_key_code_yes()
             if isKeyCode && Int32(bitPattern: code) == vt_key_mouse() {
+                // Read now: getmouse takes the event that KEY_MOUSE announced.
                 var y: Int32 = 0, x: Int32 = 0
                 switch vt_get_mouse(&y, &x) {
-                case 1: keys.append(.mouse(MouseEvent(.press, y: Int(y), x: Int(x))))
-                case 4: keys.append(.mouse(MouseEvent(.wheelUp, y: Int(y), x: Int(x))))
-                case 5: keys.append(.mouse(MouseEvent(.wheelDown, y: Int(y), x: Int(x))))
+                case 1: mice[codes.count] = .mouse(MouseEvent(.press, y: Int(y), x: Int(x)))
+                case 4: mice[codes.count] = .mouse(MouseEvent(.wheelUp, y: Int(y), x: Int(x)))
+                case 5: mice[codes.count] = .mouse(MouseEvent(.wheelDown, y: Int(y), x: Int(x)))
                 default: break
                 }
-                continue
             }
-            if let key = Key.decode(code, isKeyCode: isKeyCode) { keys.append(key) }
+            codes.append((code, isKeyCode))
         }
-        return keys
+        return LateReplies.kept(codes).compactMap { i in
+            if codes[i].isKeyCode && Int32(bitPattern: codes[i].code) == vt_key_mouse() { return mice[i] }
+            return Key.decode(codes[i].code, isKeyCode: codes[i].isKeyCode)
+        }
     }
 
     /// Turns mouse reports (button 1 presses, the wheel) on or off. While on, the terminal's

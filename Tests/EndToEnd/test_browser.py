@@ -275,6 +275,24 @@ class BrowserTests(E2ETestCase):
             y = find_row(lines, "Picture %d" % (position - 1))
             self.assertTrue(y is not None and lines[y].startswith("▌"), "selected row not marked after " + key)
 
+    def test_late_terminal_replies_are_not_keys(self):
+        # A terminal that answers the start-up probe after its deadline (a loaded machine)
+        # sends the answers to curses: device attributes, XTVERSION, kitty's and OSC 11's
+        # replies must not act as keys (`?`, digits, `c` ...); the key after them still does.
+        root, items = demo_root(self.tmp, count=30)
+        server = self.serve(root)
+        term = self.launch([server.url("gallery.json")])
+        self.wait_started(term)
+        self.wait_settled(term)
+        for reply in ["\x1b[?1;2c", "\x1b[>41;379;0c", "\x1bP>|xterm(379)\x1b\\", "\x1b_Gi=31;OK\x1b\\",
+                      "\x1b]11;rgb:0000/0000/0000\x1b\\"]:
+            term.literal(reply + "j")
+        lines = term.wait_for(lambda lines: re.search(r"\s6/30\s", lines[-1]), 5, "6/30 after five j")
+        text = "\n".join(lines)
+        self.assertNotIn("matching", text)
+        self.assertNotIn("Vitrine keys", text)
+        self.assertNotIn("rgb:", text)
+
     def test_help_overlay(self):
         root, items = demo_root(self.tmp, count=6)
         server = self.serve(root)
