@@ -1,5 +1,5 @@
 /// The xterm 256-colour palette and nearest-colour search (OKLab first; within a tolerance of
-/// the OKLab-nearest, blended with sRGB for 256 colours).
+/// the OKLab-nearest, blended with sRGB and a relative luma error for 256 colours).
 ///
 /// Indices 0-15 are xterm's default ANSI colours (the table in xterm's `XTerm-col.ad`, as used
 /// by `shared/tools/ansi_quality.py`); 16-231 are the 6x6x6 cube with levels
@@ -38,16 +38,20 @@ enum XtermPalette {
     ///
     /// The choice is perceptual first: the candidates are the members whose OKLab distance
     /// (Ottosson 2020) to the wanted colour is within `1 + okTolerance` times the nearest
-    /// member's. Among them the one with the smallest blended squared distance
-    /// `(1 - s) * |ΔOKLab|² + s * |ΔsRGB|²` (`s = srgbShare`, sRGB scaled to 0...1) wins: OKLab
-    /// matches what the eye sees (mean CIEDE2000, SSIM, flat colours), gamma-encoded sRGB
-    /// matches code values (PSNR). With `srgbShare == 0` or `okTolerance == 0` this is plain
-    /// nearest in OKLab. The tolerance is what keeps a flat colour true: the French flag's red
-    /// (237, 41, 57) is 0.042 from index 196 (255, 0, 0) and 0.061 from 197 (255, 0, 95), so a
-    /// tolerance under 0.45 keeps 196 where the plain blend chose the hot pink 197.
+    /// member's. Among them the one with the smallest blended cost
+    /// `(1 - s) * |ΔOKLab|² + s * |ΔsRGB|² + w * (y - y')² / (y² + y'² + C1)` wins (`s =
+    /// srgbShare`, `w = lumaWeight`, sRGB scaled to 0...1; `y`, `y'` the Rec. 709 luma of the
+    /// wanted colour and the member on sRGB values, `C1 = 0.01²`): OKLab matches what the eye
+    /// sees (mean CIEDE2000, flat colours), gamma-encoded sRGB matches code values (PSNR), and
+    /// the third term is SSIM's luminance comparison (Wang et al. 2004), which a dark flat colour
+    /// loses when its member's luma is off by a few codes. With `srgbShare == 0` or
+    /// `okTolerance == 0` this is plain nearest in OKLab. The tolerance is what keeps a flat
+    /// colour true: the French flag's red (237, 41, 57) is 0.042 from index 196 (255, 0, 0) and
+    /// 0.061 from 197 (255, 0, 95), so a tolerance under 0.45 keeps 196 where the plain blend
+    /// chose the hot pink 197.
     /// The search is exhaustive (the exact answer), eight members at a time: the members'
-    /// coordinates are stored as groups of six `SIMD8<Float>` (L, a, b, R, G, B), padded with
-    /// members too far away to ever win.
+    /// coordinates are stored as groups of seven `SIMD8<Float>` (L, a, b, R, G, B, luma),
+    /// padded with members too far away to ever win.
     struct Subset: Sendable {
         /// First palette index of the subset.
         let base: Int
@@ -58,21 +62,29 @@ enum XtermPalette {
         /// How much farther than the OKLab-nearest member (as a fraction of its distance) a
         /// member may be and still be chosen for its blended distance.
         let okTolerance: Float
-        /// `ceil(count / 8)` groups of six vectors: OKLab L, a, b and sRGB R, G, B (0...1).
+        /// Weight of the relative luma error (SSIM's luminance term) in the blend.
+        let lumaWeight: Float
+        /// `ceil(count / 8)` groups of seven vectors: OKLab L, a, b, sRGB R, G, B (0...1) and
+        /// Rec. 709 luma of the sRGB values (0...1).
         let groups: [SIMD8<Float>]
+        /// Vectors per group in ``groups``.
+        static let groupStride = 7
+        /// SSIM's C1 for luma in 0...1: `(0.01 * 1)²`.
+        static let lumaC1: Float = 1e-4
         /// Linear light of each member.
         let linear: [SIMD3<Float>]
 
-        init(_ indices: Range<Int>, srgbShare: Float = 0, okTolerance: Float = 0) {
+        init(_ indices: Range<Int>, srgbShare: Float = 0, okTolerance: Float = 0, lumaWeight: Float = 0) {
             base = indices.lowerBound
             count = indices.count
             self.srgbShare = srgbShare
             self.okTolerance = okTolerance
+            self.lumaWeight = lumaWeight
             linear = indices.map { XtermPalette.linear[$0] }
             var groups = [SIMD8<Float>]()
             let members = Array(indices)
             for start in stride(from: 0, to: members.count, by: 8) {
-                var lanes = [SIMD8<Float>](repeating: SIMD8(repeating: 0), count: 6)
+                var lanes = [SIMD8<Float>](repeating: SIMD8(repeating: 0), count: Self.groupStride)
                 lanes[0] = SIMD8(repeating: 1e9)
                 for lane in 0..<8 where start + lane < members.count {
                     let lab = XtermPalette.oklab[members[start + lane]]
@@ -83,10 +95,17 @@ enum XtermPalette {
                     lanes[3][lane] = Float(rgb.r) / 255
                     lanes[4][lane] = Float(rgb.g) / 255
                     lanes[5][lane] = Float(rgb.b) / 255
+                    lanes[6][lane] = Self.luma(lanes[3][lane], lanes[4][lane], lanes[5][lane])
                 }
                 groups += lanes
             }
             self.groups = groups
+        }
+
+        /// Rec. 709 luma of gamma-encoded sRGB values (0...1), as SSIM's luma is measured.
+        @inline(__always)
+        static func luma(_ r: Float, _ g: Float, _ b: Float) -> Float {
+            0.2126 * r + 0.7152 * g + 0.0722 * b
         }
 
         /// Calls `body` with a ``Search`` over this subset; the search must not escape `body`.
@@ -130,7 +149,7 @@ enum XtermPalette {
                     best.replace(with: d, where: closer)
                     bestIndex.replace(with: index, where: closer)
                     index &+= 8
-                    g += 6
+                    g += Subset.groupStride
                 }
                 let okWinner = Self.winner(best, bestIndex)
                 if subset.srgbShare == 0 || subset.okTolerance == 0 { return okWinner.index }
@@ -143,6 +162,10 @@ enum XtermPalette {
                     SIMD8(repeating: Float(LinearLight.encode8(v, buckets: buckets, thresholds: thresholds)) / 255)
                 }
                 let r = encoded(c.x), gr = encoded(c.y), bl = encoded(c.z)
+                let y = Subset.luma(r[0], gr[0], bl[0])
+                let wantedLuma = SIMD8<Float>(repeating: y)
+                let lumaWeight = SIMD8<Float>(repeating: subset.lumaWeight)
+                let lumaFloor = SIMD8<Float>(repeating: y * y + Subset.lumaC1)
                 best = SIMD8<Float>(repeating: .infinity)
                 bestIndex = SIMD8<Int32>(repeating: 0)
                 index = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
@@ -151,12 +174,14 @@ enum XtermPalette {
                     let dl = l - groups[g], da = a - groups[g + 1], db = b - groups[g + 2]
                     let dr = r - groups[g + 3], dg = gr - groups[g + 4], dbl = bl - groups[g + 5]
                     let dok = dl * dl + da * da + db * db
-                    let d = labWeight * dok + rgbWeight * (dr * dr + dg * dg + dbl * dbl)
+                    let memberLuma = groups[g + 6], dy = wantedLuma - memberLuma
+                    var d = labWeight * dok + rgbWeight * (dr * dr + dg * dg + dbl * dbl)
+                    d += lumaWeight * dy * dy / (lumaFloor + memberLuma * memberLuma)
                     let closer = (d .< best) .& (dok .<= limit)
                     best.replace(with: d, where: closer)
                     bestIndex.replace(with: index, where: closer)
                     index &+= 8
-                    g += 6
+                    g += Subset.groupStride
                 }
                 return Self.winner(best, bestIndex).index
             }
@@ -179,12 +204,14 @@ enum XtermPalette {
     }
 
     /// Indices 16-255: what the 256-colour mode may use. Perceptual first: among the members
-    /// within 40 % of the OKLab-nearest distance, the one with the smallest 70 % OKLab + 30 %
-    /// sRGB blend. Chosen by measurement (`docs/PERFORMANCE.md`, "Picture quality"): the plain
-    /// blend drew the French flag's red as hot pink (197); plain OKLab lost 1.3 dB of sRGB PSNR
-    /// on photos; this rule keeps flat colours perceptual (mean ΔE00 on ColorChecker and flag
-    /// patches) and the photos within 0.2 dB of the plain blend.
-    static let extended = Subset(16..<256, srgbShare: 0.3, okTolerance: 0.4)
+    /// within 30 % of the OKLab-nearest distance, the one with the smallest 50 % OKLab + 50 %
+    /// sRGB blend plus 0.1 times the relative luma error. Chosen by measurement
+    /// (`docs/PERFORMANCE.md`, "Picture quality" and "256 colours: SSIM's luminance term"):
+    /// the plain blend drew the French flag's red as hot pink (197); plain OKLab lost 1.3 dB of
+    /// sRGB PSNR on photos; the luma term wins SSIM on the flag patches (dark blues that the
+    /// sRGB blend alone drew too dark) and lowers their mean ΔE00, with every metric that was
+    /// best still best.
+    static let extended = Subset(16..<256, srgbShare: 0.5, okTolerance: 0.3, lumaWeight: 0.1)
 
     /// Indices 0-15: what the 16-colour mode may use.
     static let ansi16 = Subset(0..<16)

@@ -29,7 +29,8 @@ struct PaletteTests {
         (Pixel(250, 130, 5), 208),    // orange: cube (5, 2, 0) = 255, 135, 0
         (Pixel(25, 25, 25), 234),     // near black: ramp grey 28, not cube black
         (Pixel(237, 41, 57), 196),    // the French flag's red: red (255, 0, 0), not hot pink 197
-        (Pixel(0, 35, 149), 18),      // the French flag's blue: cube (0, 0, 2) = 0, 0, 135
+        (Pixel(0, 35, 149), 19),      // the French flag's blue: cube (0, 0, 3) = 0, 0, 175 (ΔE00 6.30;
+                                      // 18, 0, 0, 135, is 6.78 and too dark in luma)
     ])
     func nearest(_ pixel: Pixel, _ expected: Int) {
         // Given an off-palette colour; When rendered in 256 colours
@@ -140,16 +141,20 @@ struct PaletteTests {
                     let linear = LinearLight.linear(RGB(UInt8(r * 17), UInt8(g * 17), UInt8(b * 17)))
                     // When the nearest entry is found both ways: a plain scan of the rule
                     // (within (1 + t)² of the OKLab-nearest squared distance, the smallest
-                    // (1 - s)·|ΔOKLab|² + s·|ΔsRGB|², sRGB in 0...1)
+                    // (1 - s)·|ΔOKLab|² + s·|ΔsRGB|² + w·(y - y')² / (y² + y'² + 0.01²), sRGB
+                    // and Rec. 709 luma in 0...1)
                     let lab = OKLab(linear: linear)
-                    let s = subset.srgbShare, t = subset.okTolerance
+                    let s = subset.srgbShare, t = subset.okTolerance, w = subset.lumaWeight
+                    let y = (0.2126 * Float(r * 17) + 0.7152 * Float(g * 17) + 0.0722 * Float(b * 17)) / 255
                     func ok(_ offset: Int) -> Float { lab.distanceSquared(to: XtermPalette.oklab[subset.base + offset]) }
                     func distance(_ offset: Int) -> Float {
                         let member = XtermPalette.colors[subset.base + offset]
                         let dr = Float(Int(r * 17) - Int(member.r)) / 255
                         let dg = Float(Int(g * 17) - Int(member.g)) / 255
                         let db = Float(Int(b * 17) - Int(member.b)) / 255
-                        return (1 - s) * ok(offset) + s * (dr * dr + dg * dg + db * db)
+                        let my = (0.2126 * Float(member.r) + 0.7152 * Float(member.g) + 0.0722 * Float(member.b)) / 255
+                        let luma = w * (y - my) * (y - my) / (y * y + my * my + 1e-4)
+                        return (1 - s) * ok(offset) + s * (dr * dr + dg * dg + db * db) + luma
                     }
                     let nearestOK = (0..<subset.count).min { ok($0) < ok($1) }!
                     let scan: Int
@@ -170,8 +175,9 @@ struct PaletteTests {
     @Test("256 colours blend sRGB in near the OKLab optimum; 16 colours match in plain OKLab")
     func distanceBlend() {
         // Given the two palette subsets
-        #expect(XtermPalette.extended.srgbShare == 0.3 && XtermPalette.extended.okTolerance == 0.4)
-        #expect(XtermPalette.ansi16.srgbShare == 0)
+        #expect(XtermPalette.extended.srgbShare == 0.5 && XtermPalette.extended.okTolerance == 0.3)
+        #expect(XtermPalette.extended.lumaWeight == 0.1)
+        #expect(XtermPalette.ansi16.srgbShare == 0 && XtermPalette.ansi16.lumaWeight == 0)
         // When 18³ colours over the sRGB cube are matched with plain OKLab and with the blend
         var disagreements = 0
         let plain = XtermPalette.Subset(16..<256)
@@ -191,5 +197,44 @@ struct PaletteTests {
             #expect(XtermPalette.extended.nearestIndex(linear: XtermPalette.linear[index]) == index
                 || XtermPalette.colors[XtermPalette.extended.nearestIndex(linear: XtermPalette.linear[index])] == XtermPalette.colors[index])
         }
+    }
+
+    @Test("256 colours: the flag and ColorChecker patches take the measured entries")
+    func flatPatches() {
+        // Given the 24 flag colours and the 24 ColorChecker patches of scripts/make-quality-images.py
+        let flags: [(Pixel, Int)] = [
+            (Pixel(0, 35, 149), 19), (Pixel(237, 41, 57), 196), (Pixel(255, 255, 255), 231), (Pixel(0, 0, 0), 16),
+            (Pixel(221, 0, 0), 160), (Pixel(255, 206, 0), 220), (Pixel(0, 146, 70), 29), (Pixel(206, 43, 55), 160),
+            (Pixel(1, 33, 105), 18), (Pixel(200, 16, 46), 160), (Pixel(60, 59, 110), 238), (Pixel(178, 34, 52), 124),
+            (Pixel(188, 0, 45), 124), (Pixel(0, 106, 167), 25), (Pixel(254, 204, 0), 220), (Pixel(0, 51, 153), 19),
+            (Pixel(0, 156, 59), 35), (Pixel(255, 223, 0), 220), (Pixel(216, 43, 29), 160), (Pixel(0, 56, 147), 19),
+            (Pixel(255, 153, 51), 208), (Pixel(19, 136, 8), 28), (Pixel(174, 28, 40), 124), (Pixel(33, 70, 139), 24),
+        ]
+        let checker: [(Pixel, Int)] = [
+            (Pixel(115, 82, 68), 240), (Pixel(194, 150, 130), 138), (Pixel(98, 122, 157), 67), (Pixel(87, 108, 67), 59),
+            (Pixel(133, 128, 177), 103), (Pixel(103, 189, 170), 73), (Pixel(214, 126, 44), 172), (Pixel(80, 91, 166), 61),
+            (Pixel(193, 90, 99), 131), (Pixel(94, 60, 108), 239), (Pixel(157, 188, 64), 142), (Pixel(224, 163, 46), 178),
+            (Pixel(56, 61, 150), 60), (Pixel(70, 148, 73), 65), (Pixel(175, 54, 60), 124), (Pixel(231, 199, 31), 184),
+            (Pixel(187, 86, 149), 132), (Pixel(8, 133, 161), 31), (Pixel(243, 243, 242), 255), (Pixel(200, 200, 200), 251),
+            (Pixel(160, 160, 160), 247), (Pixel(122, 122, 121), 243), (Pixel(85, 85, 85), 240), (Pixel(52, 52, 52), 236),
+        ]
+        // When each is rendered flat in 256 colours; Then it is the entry the quality table was
+        // measured with (docs/PERFORMANCE.md): the French red 196, never the hot pink 197
+        for (pixel, expected) in flags + checker {
+            #expect(index(of: pixel, .palette256) == .indexed(UInt8(expected)), "\(pixel)")
+        }
+    }
+
+    @Test("256 colours: the luma term keeps a dark blue on the brighter of two entries")
+    func lumaTerm() {
+        // Given the French blue (0, 35, 149), luma 0.140: entry 19 (0, 0, 175), its OKLab-nearest,
+        // has luma 0.050, entry 18 (0, 0, 135), nearer in sRGB, 0.038
+        let linear = LinearLight.linear(RGB(0, 35, 149))
+        // When matched without and with the luma term (same tolerance and sRGB share)
+        let without = XtermPalette.Subset(16..<256, srgbShare: 0.5, okTolerance: 0.3)
+        // Then the blend without it moves to 18; with it the choice stays on plain OKLab's 19
+        #expect(XtermPalette.Subset(16..<256).nearestIndex(linear: linear) == 19)
+        #expect(without.nearestIndex(linear: linear) == 18)
+        #expect(XtermPalette.extended.nearestIndex(linear: linear) == 19)
     }
 }
