@@ -33,6 +33,7 @@ final class Browser {
     ) {
         self.screen = screen
         self.inbox = inbox
+        self.writer = TerminalWriter(fd: 1)
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
         let pages = PageLoader(first: first, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading) {
             [inbox] in inbox.send(.page($0))
@@ -54,6 +55,7 @@ final class Browser {
         // Pixel pictures are cut and encoded off the main thread; the answer comes back
         // through the inbox like a load's.
         app.pictureWorker = PictureWorker { [inbox] work in inbox.send(.main(MainWork(run: work))) }
+        app.transmitter = writer
         if let capabilities {
             model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
             if capabilities.pixels != .halfblock {
@@ -78,9 +80,13 @@ final class Browser {
         return TerminalCapabilities.detect(facts)
     }
 
+    /// Writes to the terminal (fd 1) outside curses: pictures of a pixel protocol whole, kitty's
+    /// pan regions in slices between turns.
+    let writer: TerminalWriter
+
     /// Writes `bytes` to the terminal (fd 1) whole, outside curses (pictures of a pixel protocol).
     func writeTerminal(_ bytes: [UInt8]) {
-        try? POSIX.writeAll(1, bytes)
+        writer.write(bytes)
     }
 
     /// The page loader's state as the model shows it.
@@ -98,7 +104,7 @@ final class Browser {
     /// waits for saves in flight.
     func run() {
         let main = MainLoop(
-            app: app, screen: screen, wait: { [loop] in loop.wait(timeoutMilliseconds: $0) },
+            app: app, screen: screen, wait: { [loop, writer] in loop.wait(timeoutMilliseconds: $0, writable: writer.pollFD) },
             deliver: { [unowned self] in self.applyDeliveries() }, write: { [unowned self] in self.writeTerminal($0) },
             // OSC 52 after curses's frame, never inside it.
             afterFrame: { [unowned self] in self.actions.flushTerminalBytes() },
@@ -107,7 +113,7 @@ final class Browser {
                 guard let w = TerminalProbe.windowSize(), w.pixelWidth > 0, w.pixelHeight > 0, w.columns > 0, w.rows > 0
                 else { return nil }
                 return (w.pixelWidth / w.columns, w.pixelHeight / w.rows)
-            })
+            }, output: writer)
         main.run()
         actions.finish()
     }
