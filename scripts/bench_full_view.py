@@ -184,6 +184,60 @@ class Browser:
         return os.waitpid(self.pid, os.WNOHANG)[0] == 0
 
 
+IMAGE_ID = re.compile(rb"\x1b_Ga=[pT],[^;\x1b]*?i=(\d+)")
+
+
+def straight(args):
+    """Straight kitty pans that leave the pan region, both builds interleaved step by step."""
+    tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
+    image = tmp / "photo-4000x3000.jpg"
+    subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)
+    bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
+    keys = [b"l"] * 8 + [b"h"] * 16 + [b"l"] * 8
+    inside, switch, status = {}, {}, {}
+    for _ in range(args.runs):
+        browsers = {}
+        for name, binary in bins:
+            b = Browser(binary, image, "kitty", True)
+            b.timed(b"\r", picture_end("kitty", 2))
+            b.drain()
+            os.write(b.fd, b"=")
+            b.wait_detail("kitty")
+            b.drain()
+            ids = IMAGE_ID.findall(bytes(b.buf))
+            b.last_id = ids[-1] if ids else None
+            browsers[name] = b
+        for key in keys:
+            for name, b in browsers.items():
+                start = len(b.buf)
+                ms = b.timed(key, picture_end("kitty"), timeout=20)
+                ids = IMAGE_ID.findall(bytes(b.buf[start:]))
+                new = ids[-1] if ids else b.last_id
+                (switch if new != b.last_id else inside).setdefault(name, []).append(ms)
+                b.last_id = new
+                if not b.alive():
+                    raise RuntimeError("the %s browser exited during the pan steps" % name)
+        # The same keys back to back, each as soon as the status line for the last is drawn.
+        for key in keys:
+            for name, b in browsers.items():
+                status.setdefault(name, []).append(b.timed(key, contains(b"\x1b[40;"), timeout=20))
+        for b in browsers.values():
+            b.drain()
+            b.close()
+    print("Straight kitty pans at 1:1 (8 l, 16 h, 8 l), key to the step's last byte (ms); A = %s%s:" % (
+        args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
+    for name, _ in bins:
+        xs, ys, zs = inside.get(name, []), switch.get(name, []), status[name]
+        all_steps = xs + ys
+        print("  %s  inside a region p50 %6.1f p99 %6.1f (n=%d)   switching region p50 %6.1f p99 %6.1f (n=%d)" % (
+            name, statistics.median(xs) if xs else 0, p99(xs) if xs else 0, len(xs),
+            statistics.median(ys) if ys else 0, p99(ys) if ys else 0, len(ys)))
+        print("     all steps p50 %6.1f p99 %6.1f mean %6.1f   key to status line p50 %6.1f p99 %6.1f (n=%d)" % (
+            statistics.median(all_steps), p99(all_steps), statistics.mean(all_steps),
+            statistics.median(zs), p99(zs), len(zs)))
+    print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
+
+
 def p99(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
@@ -195,7 +249,13 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--pans-only", action="store_true")
     ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
+    ap.add_argument("--straight", action="store_true",
+                    help="kitty only: straight pans at 1:1 that leave the pan region (8 l, 16 h, 8 l from the centre), "
+                         "steps inside a region and steps that switch region timed apart, then the same keys back to back "
+                         "(key to status line)")
     args = ap.parse_args()
+    if args.straight:
+        return straight(args)
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
     image = tmp / "photo-4000x3000.jpg"
     subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)

@@ -142,6 +142,10 @@ public final class ImageView: BrowseView {
     private var framesGeneration = -1
     /// A note for the status line until the next key ("zoom is off for animations").
     private var note: String?
+    /// Zoom and pan keys typed while the decode loads, applied when it arrives (at most
+    /// ``maxPendingZoom``; dropped when another item is shown).
+    private var pendingZoom: [(action: Action, count: Int)] = []
+    static let maxPendingZoom = 64
     /// The animation frame last drawn on the canvas and where (half blocks), so that the next
     /// frame rewrites only the cells that differ.
     private var lastFrameDrawn: (grid: CellGrid, top: Int, left: Int, generation: Int)?
@@ -258,6 +262,10 @@ public final class ImageView: BrowseView {
         }
         // An animation starts from its first frame (a new decode after a resize too).
         schedule = image.animation.map { FrameSchedule(delays: $0.delays, loopCount: $0.loopCount, start: .now) }
+        // Zoom keys typed while it loaded take effect now (an animation says it has no zoom).
+        let keys = pendingZoom
+        pendingZoom = []
+        for (action, count) in keys { _ = zoom(action, count: count) }
     }
 
     // MARK: Animation
@@ -301,7 +309,14 @@ public final class ImageView: BrowseView {
     /// decode in memory asks for the full-resolution decode (through the pipeline, off the main
     /// thread: its answer arrives like any load's) and is drawn from what is there meanwhile.
     func zoom(_ action: Action, count: Int) -> Reaction {
-        guard var v = viewport, case .loaded(let image) = phase else { return .none }
+        guard var v = viewport, case .loaded(let image) = phase else {
+            // While the decode loads (a new item, or again after a resize or a font change):
+            // the keys are kept and applied, in order, when it arrives.
+            guard case .loading = phase, pendingZoom.count < Self.maxPendingZoom else { return .none }
+            pendingZoom.append((action, count))
+            note = "zoom when loaded"
+            return .redrawAll
+        }
         if image.animation != nil {
             note = "no zoom or pan on an animation"
             return .none
@@ -775,6 +790,7 @@ public final class ImageView: BrowseView {
             let target = p + (action == .next ? 1 : -1) * max(1, count ?? 1)
             guard target >= 0, target < model.list.count else { return .none }
             item = model.list[target]
+            pendingZoom = []
             load(reload: false)
             return .redrawAll
         case .retry:
