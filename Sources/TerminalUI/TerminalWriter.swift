@@ -101,11 +101,26 @@ public final class TerminalWriter {
         current = Transmission(bytes: bytes, offset: 0, cleanup: cleanup, done: done, aborted: aborted)
     }
 
-    /// Writes as much of the transmission as the terminal takes without waiting; true when it
-    /// finished now (its `done` has run).
+    /// Descriptors whose input ends a ``pump()`` early (the wiring sets the terminal's input
+    /// and the wake pipe): a key or a completion is answered before more of the transmission
+    /// goes out.
+    public var interruptFDs: [Int32] = []
+
+    /// How long one ``pump()`` keeps writing while the terminal drains and nothing is read
+    /// (ms): one frame. Without it each few kilobytes the terminal takes would cost a whole
+    /// turn of the main loop.
+    public static let pumpBudgetMilliseconds = 16
+
+    /// Writes the transmission while the terminal takes it: what fits without blocking, then,
+    /// while ``interruptFDs`` have nothing to read and ``pumpBudgetMilliseconds`` have not
+    /// passed, waits in `poll` for the terminal to take more and goes on. True when it finished
+    /// now (its `done` has run). Returns at once when nothing is in flight.
     @discardableResult
     public func pump() -> Bool {
         guard var t = current, nonBlockingFD >= 0 else { return false }
+        let deadline = ContinuousClock.now + .milliseconds(Self.pumpBudgetMilliseconds)
+        var fds = [pollfd(fd: nonBlockingFD, events: Int16(POLLOUT), revents: 0)]
+        for fd in interruptFDs { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         let finished = t.bytes.withUnsafeBytes { raw -> Bool in
             while t.offset < raw.count {
                 let n = writeCall(nonBlockingFD, raw.baseAddress! + t.offset, raw.count - t.offset)
@@ -114,10 +129,21 @@ public final class TerminalWriter {
                     continue
                 }
                 if n < 0 && errno == EINTR { continue }
-                // EAGAIN: the terminal is full; any other failure: the next blocking write
-                // (finishCommand) reports nothing either, as the terminal's writes always did.
-                if n < 0 && errno != EAGAIN { t.offset = raw.count }
-                return t.offset >= raw.count
+                if n < 0 && errno != EAGAIN {
+                    // Any other failure: the rest is dropped (the terminal's writes never
+                    // reported failures either).
+                    t.offset = raw.count
+                    break
+                }
+                // Full: wait for room, unless input is waiting or the budget is spent.
+                let left = deadline - ContinuousClock.now
+                let ms = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                guard ms > 0 else { return false }
+                for i in fds.indices { fds[i].revents = 0 }
+                let rc = poll(&fds, nfds_t(fds.count), Int32(ms))
+                if rc < 0 && errno == EINTR { return false }
+                guard rc > 0, fds[0].revents & Int16(POLLOUT) != 0 else { return false }
+                if fds.dropFirst().contains(where: { $0.revents != 0 }) { return false }
             }
             return true
         }

@@ -34,6 +34,8 @@ final class Browser {
         self.screen = screen
         self.inbox = inbox
         self.writer = TerminalWriter(fd: 1)
+        // A key or a completion ends a slice of a transmission early.
+        writer.interruptFDs = [0, inbox.wakePipe.readFD]
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
         let pages = PageLoader(first: first, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading) {
             [inbox] in inbox.send(.page($0))
