@@ -11,6 +11,7 @@ number (:91 and up) and stops it. Python standard library only: images go throug
 as raw RGB."""
 
 import math
+import re
 import os
 import shlex
 import shutil
@@ -386,7 +387,9 @@ class RealPixelTests(unittest.TestCase):
             centre[0] += max(1, cols // 8) * cw
             clamp()
             time.sleep(0.1)
-        self.assertTrue(wait_until(lambda: b"a=T" in transcript.read_bytes()[start:], 10), "no new region")
+        # (A region goes out transmit-only, a=t, in slices between keys, then is placed.)
+        self.assertTrue(wait_until(lambda: re.search(rb"\x1b_Ga=[tT],", transcript.read_bytes()[start:]), 10),
+                        "no new region")
         shows("13 steps")
         os.write(keys, b"q")
         os.write(keys, b"q")
