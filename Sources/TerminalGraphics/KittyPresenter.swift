@@ -125,6 +125,15 @@ public struct KittyPresenter: ImagePresenter {
         context.wrap(KittyGraphics.delete(id: id, freeData: true))
     }
 
+    /// The bytes that abandon a ``transmitOnly(_:)`` transmission cut after a whole chunk:
+    /// an empty last chunk (`m=0`) that ends kitty's load, then ``discard(id:)``. The last chunk
+    /// matters: kitty 0.26 keeps a chunked load open across a delete, so the next image's
+    /// chunks would go into the abandoned one (a newer kitty ends the load at the delete and
+    /// takes the empty chunk as a command without an image, an error `q=2` keeps quiet).
+    public func abandon(id: UInt32) -> [UInt8] {
+        context.wrap(KittyGraphics.command("q=2,m=0")) + discard(id: id)
+    }
+
     /// The part of the image on screen that is shown (kitty's source rectangle, in its
     /// pixels); nil: all of it.
     public private(set) var shownSource: Viewport.PixelRect?

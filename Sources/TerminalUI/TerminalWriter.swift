@@ -10,7 +10,8 @@ import Glibc
 /// kitty's pan region, tens of megabytes of `a=t` chunks) goes through a second, non-blocking
 /// open file description of the same terminal (`/proc/self/fd/1` opened again with
 /// `O_NONBLOCK`, so curses's blocking descriptor is left as it is): each ``pump()`` writes what
-/// the terminal takes without waiting, and the main loop polls that descriptor for `POLLOUT`
+/// the terminal takes for at most one frame's time and returns as soon as a key or a completion
+/// is waiting (``interruptFDs``), and the main loop polls that descriptor for `POLLOUT`
 /// (``pollFD``) while any is left.
 ///
 /// Escape sequences are never split by other output: a slice may end inside one of the

@@ -65,8 +65,12 @@ final class Browser {
                 // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
                 // pictures live in the cells and go with the screen).
                 if capabilities.pixels == .kitty {
+                    // A string terminator first: a crash may come while a pan region's chunk is
+                    // half written (TerminalWriter), and the restore must not land inside it
+                    // (a stray ST outside a string is ignored).
+                    let st: [UInt8] = [0x1B, UInt8(ascii: "\\")]
                     TerminalRestore.setPixelCleanup(
-                        capabilities.tmuxPassthrough ? Passthrough.tmux(KittyGraphics.deleteAll) : KittyGraphics.deleteAll)
+                        st + (capabilities.tmuxPassthrough ? Passthrough.tmux(KittyGraphics.deleteAll) : KittyGraphics.deleteAll))
                 }
             }
         }

@@ -134,7 +134,7 @@ struct KittyTransmissionTests {
         #expect(next.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
         #expect(view.panCounts.regions == 2)
         // Zoom in: a new region, cut short by q (back to the gallery): the command in flight
-        // ends, the image is deleted, nothing more is sent.
+        // ends, an empty last chunk ends kitty's load, the image is deleted, nothing more is sent.
         _ = key(h, terminal, "+")
         try run(posts)
         terminal.room = 6000
@@ -143,7 +143,7 @@ struct KittyTransmissionTests {
         _ = key(h, terminal, "q")
         #expect(h.app.top === h.gallery)
         #expect(!terminal.writer.transmitting && terminal.writer.counts.aborted == 1)
-        #expect(terminal.text.contains("\u{1B}\\\u{1B}_Ga=d,d=I,i=1003,q=2\u{1B}\\"))
+        #expect(terminal.text.contains("\u{1B}\\\u{1B}_Gq=2,m=0\u{1B}\\\u{1B}_Ga=d,d=I,i=1003,q=2\u{1B}\\"))
         #expect(view.regionCounts.abandoned == 1)
         let after = terminal.stream.count
         terminal.room = 1 << 30

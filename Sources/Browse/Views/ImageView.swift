@@ -636,7 +636,7 @@ public final class ImageView: BrowseView {
         let serial = transmissionSerial
         sendingRegion = (asked.basis, asked.frame, id, serial)
         transmitter.start(
-            bytes, cleanup: kitty.discard(id: id),
+            bytes, cleanup: kitty.abandon(id: id),
             done: { [weak self] in self?.regionSent(serial) }, aborted: { [weak self] in self?.regionAbandoned(serial) })
     }
 
