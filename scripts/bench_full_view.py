@@ -184,6 +184,87 @@ class Browser:
         return os.waitpid(self.pid, os.WNOHANG)[0] == 0
 
 
+# A picture's end: a placement (a=p) or a transmission's last chunk (m=0, or a single chunk),
+# then DECRC.
+PICTURE = re.compile(rb"\x1b_G(a=p,[^\x1b]*|[^\x1b;]*m=0;[^\x1b]*|a=T,(?:(?!m=)[^\x1b;])*;[^\x1b]*)\x1b\\\x1b8")
+
+
+def straight(args):
+    """Straight kitty pans at 1:1 that leave the pan region, keys paced `--pace` ms apart (as
+    key repeat or tapping would send them), both builds side by side. For each key: key to the
+    status line drawn after it (curses moving to the status row; keys that waited are
+    answered together by one), and key to the next picture end after that (a placement, or a region's last chunk)."""
+    tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
+    image = tmp / "photo-4000x3000.jpg"
+    subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)
+    bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
+    keys = [b"l"] * 8 + [b"h"] * 16 + [b"l"] * 8
+    status, picture = {}, {}
+    for _ in range(args.runs):
+        for name, binary in bins:
+            b = Browser(binary, image, "kitty", True)
+            b.timed(b"\r", picture_end("kitty", 2))
+            b.drain()
+            os.write(b.fd, b"=")
+            b.wait_detail("kitty")
+            time.sleep(1.0)
+            b.drain()
+            base = len(b.buf)
+            arrivals = []  # (offset after the read, time)
+            sends = []
+            t_next = time.perf_counter()
+            pending = list(keys)
+            end = None
+            while True:
+                now = time.perf_counter()
+                if pending and now >= t_next:
+                    sends.append((pending[0], now))
+                    os.write(b.fd, pending.pop(0))
+                    t_next += args.pace / 1000
+                    if not pending:
+                        end = now + 5.0
+                if end is not None and now > end:
+                    break
+                wait = max(0, (t_next if pending else end) - now)
+                if select.select([b.fd], [], [], min(wait, 0.05))[0]:
+                    b.buf += os.read(b.fd, 1 << 20)
+                    arrivals.append((len(b.buf) - base, time.perf_counter()))
+            out = bytes(b.buf[base:])
+
+            def when(offset):
+                for off, t in arrivals:
+                    if off >= offset:
+                        return t
+                return None
+
+            # curses rewrites only the changed cells of the status line, so its position text is
+            # not in the bytes whole: a status line is curses moving to its row (CSI 40;).
+            shown = [when(m.end()) for m in re.finditer(rb"\x1b\[40;", out)]
+            pictures = [when(m.end()) for m in PICTURE.finditer(out)]
+            for key, t0 in sends:
+                ts = [t for t in shown if t is not None and t >= t0]
+                if not ts:
+                    continue
+                status.setdefault(name, []).append((ts[0] - t0) * 1000)
+                ps = [t for t in pictures if t is not None and t >= ts[0]]
+                if ps:
+                    picture.setdefault(name, []).append((ps[0] - t0) * 1000)
+            b.close()
+    if os.environ.get("BENCH_VERBOSE"):
+        for name, _ in bins:
+            print(name, "status", " ".join("%.0f" % z for z in status.get(name, [])))
+            print(name, "picture", " ".join("%.0f" % z for z in picture.get(name, [])))
+    print("Straight kitty pans at 1:1 (8 l, 16 h, 8 l from the centre), keys %d ms apart; A = %s%s:" % (
+        args.pace, args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
+    for name, _ in bins:
+        zs, ps = status.get(name, []), picture.get(name, [])
+        print("  %s  key to status line p50 %6.1f p99 %6.1f max %6.1f, %d of %d over 100 ms" % (
+            name, statistics.median(zs), p99(zs), max(zs), sum(1 for z in zs if z > 100), len(zs)))
+        print("     key to picture     p50 %6.1f p99 %6.1f max %6.1f, %d of %d over 100 ms (n=%d)" % (
+            statistics.median(ps), p99(ps), max(ps), sum(1 for z in ps if z > 100), len(ps), len(ps)))
+    print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
+
+
 def p99(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
@@ -196,7 +277,13 @@ def main():
     ap.add_argument("--pans-only", action="store_true")
     ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
     ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock", help="comma-separated, in this order")
+    ap.add_argument("--straight", action="store_true",
+                    help="kitty only: straight pans at 1:1 that leave the pan region (8 l, 16 h, 8 l from the centre), "
+                         "keys --pace ms apart: key to status line and key to picture")
+    ap.add_argument("--pace", type=int, default=50, help="--straight: ms between keys")
     args = ap.parse_args()
+    if args.straight:
+        return straight(args)
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-fullview-"))
     image = tmp / "photo-4000x3000.jpg"
     subprocess.run(["convert", str(PHOTO), "-resize", "4000x3000!", "-quality", "90", str(image)], check=True)

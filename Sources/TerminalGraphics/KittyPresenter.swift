@@ -84,6 +84,56 @@ public struct KittyPresenter: ImagePresenter {
         return out
     }
 
+    /// A picture sent to the terminal without placing it (`a=t`: transmit only, raw RGB or
+    /// RGBA, base64 chunks as ``show(encoded:in:)``), under a new id that the image on screen
+    /// keeps its own beside: kitty's pan region written in slices while the old one stays on
+    /// screen and pan steps inside it go on placing it. Place it with
+    /// ``placeTransmitted(id:source:in:)`` once every byte is out; delete it unplaced with
+    /// ``discard(id:)``. No cursor moves: the bytes may go out over many turns, around curses's
+    /// frames.
+    /// - Returns: the id and the chunked commands, each wrapped for tmux when needed.
+    public mutating func transmitOnly(_ picture: EncodedPicture) -> (id: UInt32, bytes: [UInt8]) {
+        guard case .kitty(let head, let rest) = picture.payload else { return (0, []) }
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        let keys = "a=t,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id)"
+        var first = Array(head.prefix(3))
+        first += Array(keys.utf8)
+        first += head.dropFirst(3)
+        var bytes = context.tmuxPassthrough ? context.wrap(first) : first
+        bytes += rest
+        return (id, bytes)
+    }
+
+    /// The bytes that place image `id` (sent with ``transmitOnly(_:)``), the part `source` of
+    /// it, in `area`, then delete the image shown before (and any kept frames) with its data:
+    /// the new placement is up before the old one goes, so the cells never show nothing.
+    public mutating func placeTransmitted(id: UInt32, source: Viewport.PixelRect, in area: CellArea) -> [UInt8] {
+        var old = storedFrames.values.sorted()
+        if let shown = shownID, shown != id, !old.contains(shown) { old.append(shown) }
+        storedFrames = [:]
+        shownID = id
+        shownSource = source
+        var out = Cursor.place(context.wrap(KittyGraphics.command(placementKeys(id: id))), in: area, rows: 1)
+        for o in old where o != id { out += context.wrap(KittyGraphics.delete(id: o, freeData: true)) }
+        return out
+    }
+
+    /// The bytes that delete image `id` with its data (a picture sent with
+    /// ``transmitOnly(_:)`` and never placed, or only partly sent).
+    public func discard(id: UInt32) -> [UInt8] {
+        context.wrap(KittyGraphics.delete(id: id, freeData: true))
+    }
+
+    /// The bytes that abandon a ``transmitOnly(_:)`` transmission cut after a whole chunk:
+    /// an empty last chunk (`m=0`) that ends kitty's load, then ``discard(id:)``. The last chunk
+    /// matters: kitty 0.26 keeps a chunked load open across a delete, so the next image's
+    /// chunks would go into the abandoned one (a newer kitty ends the load at the delete and
+    /// takes the empty chunk as a command without an image, an error `q=2` keeps quiet).
+    public func abandon(id: UInt32) -> [UInt8] {
+        context.wrap(KittyGraphics.command("q=2,m=0")) + discard(id: id)
+    }
+
     /// The part of the image on screen that is shown (kitty's source rectangle, in its
     /// pixels); nil: all of it.
     public private(set) var shownSource: Viewport.PixelRect?

@@ -24,13 +24,16 @@ public final class EventLoop {
     /// Sleeps until input, a wake-up, or `timeoutMilliseconds` (nil: no timeout), and says
     /// whether the wake pipe was written. Input, a timeout and EINTR (a signal such as
     /// SIGWINCH) all just return: the caller then reads keys (KEY_RESIZE among them).
-    public func wait(timeoutMilliseconds: Int?) -> Wake {
+    /// With `writable` (``TerminalWriter/pollFD``: a transmission has bytes left), the terminal
+    /// taking more output wakes it too.
+    public func wait(timeoutMilliseconds: Int?, writable: Int32? = nil) -> Wake {
         var fds = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
             pollfd(fd: pipe.readFD, events: Int16(POLLIN), revents: 0),
         ]
+        if let writable { fds.append(pollfd(fd: writable, events: Int16(POLLOUT), revents: 0)) }
         let timeout = Int32(clamping: timeoutMilliseconds ?? -1)
-        let rc = poll(&fds, 2, timeout)
+        let rc = poll(&fds, nfds_t(fds.count), timeout)
         // rc < 0 (EINTR: a signal such as SIGWINCH) and rc == 0 (the timeout) post nothing.
         guard rc > 0 else { return Wake(posted: false) }
         let posted = fds[1].revents & Int16(POLLIN) != 0

@@ -33,6 +33,9 @@ final class Browser {
     ) {
         self.screen = screen
         self.inbox = inbox
+        self.writer = TerminalWriter(fd: 1)
+        // A key or a completion ends a slice of a transmission early.
+        writer.interruptFDs = [0, inbox.wakePipe.readFD]
         self.loop = EventLoop(wakePipe: inbox.wakePipe)
         let pages = PageLoader(first: first, fetcher: PipelineGalleryFetcher(pipeline: pipeline), reading: reading) {
             [inbox] in inbox.send(.page($0))
@@ -54,6 +57,7 @@ final class Browser {
         // Pixel pictures are cut and encoded off the main thread; the answer comes back
         // through the inbox like a load's.
         app.pictureWorker = PictureWorker { [inbox] work in inbox.send(.main(MainWork(run: work))) }
+        app.transmitter = writer
         if let capabilities {
             model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
             if capabilities.pixels != .halfblock {
@@ -61,8 +65,12 @@ final class Browser {
                 // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
                 // pictures live in the cells and go with the screen).
                 if capabilities.pixels == .kitty {
+                    // A string terminator first: a crash may come while a pan region's chunk is
+                    // half written (TerminalWriter), and the restore must not land inside it
+                    // (a stray ST outside a string is ignored).
+                    let st: [UInt8] = [0x1B, UInt8(ascii: "\\")]
                     TerminalRestore.setPixelCleanup(
-                        capabilities.tmuxPassthrough ? Passthrough.tmux(KittyGraphics.deleteAll) : KittyGraphics.deleteAll)
+                        st + (capabilities.tmuxPassthrough ? Passthrough.tmux(KittyGraphics.deleteAll) : KittyGraphics.deleteAll))
                 }
             }
         }
@@ -78,9 +86,13 @@ final class Browser {
         return TerminalCapabilities.detect(facts)
     }
 
+    /// Writes to the terminal (fd 1) outside curses: pictures of a pixel protocol whole, kitty's
+    /// pan regions in slices between turns.
+    let writer: TerminalWriter
+
     /// Writes `bytes` to the terminal (fd 1) whole, outside curses (pictures of a pixel protocol).
     func writeTerminal(_ bytes: [UInt8]) {
-        try? POSIX.writeAll(1, bytes)
+        writer.write(bytes)
     }
 
     /// The page loader's state as the model shows it.
@@ -98,7 +110,7 @@ final class Browser {
     /// waits for saves in flight.
     func run() {
         let main = MainLoop(
-            app: app, screen: screen, wait: { [loop] in loop.wait(timeoutMilliseconds: $0) },
+            app: app, screen: screen, wait: { [loop, writer] in loop.wait(timeoutMilliseconds: $0, writable: writer.pollFD) },
             deliver: { [unowned self] in self.applyDeliveries() }, write: { [unowned self] in self.writeTerminal($0) },
             // OSC 52 after curses's frame, never inside it.
             afterFrame: { [unowned self] in self.actions.flushTerminalBytes() },
@@ -107,7 +119,7 @@ final class Browser {
                 guard let w = TerminalProbe.windowSize(), w.pixelWidth > 0, w.pixelHeight > 0, w.columns > 0, w.rows > 0
                 else { return nil }
                 return (w.pixelWidth / w.columns, w.pixelHeight / w.rows)
-            })
+            }, output: writer)
         main.run()
         actions.finish()
     }

@@ -164,4 +164,29 @@ struct FullViewZoomTests {
         #expect(zoomOut.after.contains("i=1003"))
         #expect(zoomOut.after.hasSuffix("\u{1B}_Ga=d,d=I,i=1002,q=2\u{1B}\\"))
     }
+
+    @Test("= and pans typed while the decode loads take effect when it arrives; another item drops them")
+    func zoomWhileLoading() {
+        let h = Harness(count: 3)
+        h.app.pixels = (.kitty, FullViewPixelsTests.context)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        h.frame()
+        h.type("=")
+        h.type("l")
+        #expect(view.viewport == nil)
+        #expect(h.status.contains("zoom when loaded"))
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        h.frame()
+        // 1:1 on 800x460 pixels, then one step right (10 columns: 100 pixels).
+        #expect(view.viewport?.scale == 1)
+        #expect(h.status.contains("100% · 1700,1270 800x460 of 4000x3000"))
+        // Keys for one item are not applied to the next.
+        h.type("n")
+        h.type("+")
+        h.type("p")
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        h.frame()
+        #expect(view.viewport?.zoom == .fit)
+    }
 }

@@ -35,6 +35,33 @@ struct PanRegionTests {
         #expect(v.sourceRect(in: corner) == Viewport.PixelRect(x: 0, y: 0, width: 800, height: 460))
     }
 
+    @Test("nearsEdge: within half a visible region of a region edge that is not the image's")
+    func nearsEdge() {
+        var v = oneToOne()
+        // Visible 1600,1270 800x460 in the region 800,810 2400x1380: 800 and 460 to spare.
+        let r = v.panRegion(maxPixels: 8_000_000)
+        #expect(!v.nearsEdge(of: r))
+        // 3 steps right (300 pixels): 500 to spare on the right, over half of 800.
+        v.pan(columns: 30, rows: 0)
+        #expect(!v.nearsEdge(of: r))
+        // 4 steps: 400, not under half: still not; 5 steps: 300, near.
+        v.pan(columns: 10, rows: 0)
+        #expect(!v.nearsEdge(of: r))
+        v.pan(columns: 10, rows: 0)
+        #expect(v.nearsEdge(of: r))
+        // Down by 240 pixels (12 rows): 220 to spare below, under half of 460.
+        var w = oneToOne()
+        w.pan(columns: 0, rows: 12)
+        #expect(w.nearsEdge(of: r))
+        // Outside the region: false (the caller asks for a region anyway).
+        v.pan(columns: 80, rows: 0)
+        #expect(!v.nearsEdge(of: r))
+        // At the image's corner the region ends where the image does: no edge to near there.
+        v.pan(columns: -1000, rows: -1000)
+        let corner = v.panRegion(maxPixels: 8_000_000)
+        #expect(!v.nearsEdge(of: corner))
+    }
+
     @Test("the byte cap shrinks the margins, never below the visible region")
     func cap() {
         let v = oneToOne()

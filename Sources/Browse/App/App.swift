@@ -62,6 +62,9 @@ public final class App {
     /// Cuts and encodes the full views' pixel pictures off the main thread (the wiring sets it;
     /// nil: on the main thread, at once).
     public var pictureWorker: PictureWorker?
+    /// Writes kitty's pan regions in slices between turns (the wiring sets it; nil: a region
+    /// goes out whole with the turn's other bytes).
+    public var transmitter: TerminalWriter?
     /// Removal bytes of views that closed, for ``pixelOutputBeforeRefresh()``.
     private var pendingPixelOutput: [UInt8] = []
     /// The last frame repainted the terminal from scratch (^L): a kitty placement is put back
@@ -329,6 +332,7 @@ public final class App {
             if let image = view as? ImageView, let (p, context) = pixels, p != .halfblock {
                 image.usePixels(Presenters.make(p, context: context, firstKittyID: nextKittyID), context: context)
                 image.worker = pictureWorker
+                image.transmitter = transmitter
                 nextKittyID = nextKittyID >= 1_000_000_000 ? 1000 : nextKittyID + 1000
             }
             view.layout(lines: lines, columns: columns)

@@ -22,6 +22,8 @@ public final class MainLoop {
     private let afterFrame: () -> Void
     private let stopRequested: () -> Bool
     private let cellPixels: () -> (width: Int, height: Int)?
+    /// The writer of kitty's pan regions in slices (nil: none, every byte goes through `write`).
+    private let output: TerminalWriter?
     private var nextTick = ContinuousClock.now
     /// Frames sent to the terminal (refreshes), for tests and benchmarks.
     public private(set) var frames = 0
@@ -35,12 +37,17 @@ public final class MainLoop {
     ///   - stopRequested: true when the loop must end now (a termination signal arrived).
     ///   - cellPixels: the cell's size in pixels now, read again on every resize (a font
     ///     change resizes in cells and pixels); nil when the terminal does not say.
+    ///   - output: the writer whose transmission (a kitty pan region) goes out in slices: each
+    ///     turn writes what the terminal takes before it waits (`wait` must then also wake on
+    ///     ``TerminalWriter/pollFD``) and finishes the escape sequence in flight after it, so
+    ///     keys, curses's frame and other bytes come between whole sequences.
     public init(
         app: App, screen: any LoopScreen, wait: @escaping (_ timeoutMilliseconds: Int?) -> EventLoop.Wake,
         deliver: @escaping () -> Void, write: @escaping ([UInt8]) -> Void, afterFrame: @escaping () -> Void = {},
         stopRequested: @escaping () -> Bool = { TerminalRestore.pendingTerminationSignal != 0 },
-        cellPixels: @escaping () -> (width: Int, height: Int)? = { nil }
+        cellPixels: @escaping () -> (width: Int, height: Int)? = { nil }, output: TerminalWriter? = nil
     ) {
+        self.output = output
         self.app = app
         self.screen = screen
         self.wait = wait
@@ -60,6 +67,9 @@ public final class MainLoop {
             if stopRequested() { break }
         }
         app.cancelAll()
+        // A region still going out ends after its escape sequence in flight (its image is
+        // deleted): quitting does not wait for the rest.
+        output?.abort()
         write(app.pixelOutputAtExit())
     }
 
@@ -91,7 +101,11 @@ public final class MainLoop {
             let frame = max(0, Self.milliseconds(until: due))
             timeout = min(timeout ?? frame, frame)
         }
-        let wake = wait(app.hasIdleWork ? 0 : timeout)
+        // A transmission that finished now is placed by the next turn, at once.
+        let sent = output?.pump() ?? false
+        let wake = wait(app.hasIdleWork || sent ? 0 : timeout)
+        // Whatever comes next (a key's action, curses's frame) follows a whole sequence.
+        output?.finishCommand()
         if stopRequested() { return }
         let keys = screen.pendingKeys()
         for key in keys {

@@ -64,6 +64,9 @@ public final class ImageView: BrowseView {
     /// Cuts and encodes pictures off the main thread (set by the app; nil: here, at once, as
     /// the unit tests' harness runs).
     public var worker: PictureWorker?
+    /// Writes kitty's pan regions in slices between the main loop's turns (set by the app with
+    /// the worker; nil: a region goes out whole in the turn that places it).
+    public var transmitter: TerminalWriter?
     /// The states of the pictures asked and not answered yet, by token (the worker answers in
     /// token order, and never a superseded request, so an answer retires every older token).
     private var unanswered: [Int: PictureKey] = [:]
@@ -109,6 +112,16 @@ public final class ImageView: BrowseView {
     public static let maxPanRegionPixels = 8_000_000
     /// Pan steps placed from the pan region without sending pixels, and regions sent (tests).
     public private(set) var panCounts = (placed: 0, regions: 0)
+    /// With a ``transmitter``: the region going out in slices (`a=t`, not placed; the old
+    /// region stays on screen and steps inside it go on placing it), and the one fully out but
+    /// not placed yet (placed by the next step it holds). `serial` tells a transmission's late
+    /// callbacks from the current one's.
+    private var sendingRegion: (basis: RegionBasis, frame: Viewport.Frame, id: UInt32, serial: Int)?
+    private var sentRegion: (basis: RegionBasis, frame: Viewport.Frame, id: UInt32)?
+    private var transmissionSerial = 0
+    /// Regions asked before the view reached the shown one's edge (prefetch), and regions whose
+    /// transmission was abandoned (tests).
+    public private(set) var regionCounts = (prefetched: 0, abandoned: 0)
 
     /// What a pan region is valid for: the same decode, zoom, area and cell size.
     struct RegionBasis: Equatable {
@@ -133,6 +146,10 @@ public final class ImageView: BrowseView {
     private var framesGeneration = -1
     /// A note for the status line until the next key ("zoom is off for animations").
     private var note: String?
+    /// Zoom and pan keys typed while the decode loads, applied when it arrives (at most
+    /// ``maxPendingZoom``; dropped when another item is shown).
+    private var pendingZoom: [(action: Action, count: Int)] = []
+    static let maxPendingZoom = 64
     /// The animation frame last drawn on the canvas and where (half blocks), so that the next
     /// frame rewrites only the cells that differ.
     private var lastFrameDrawn: (grid: CellGrid, top: Int, left: Int, generation: Int)?
@@ -288,6 +305,10 @@ public final class ImageView: BrowseView {
         schedule = image.animation.map {
             FrameSchedule(delays: $0.delays, loopCount: $0.loopCount, start: .now, available: $0.frames.count)
         }
+        // Zoom keys typed while it loaded take effect now (an animation says it has no zoom).
+        let keys = pendingZoom
+        pendingZoom = []
+        for (action, count) in keys { _ = zoom(action, count: count) }
     }
 
     // MARK: Animation
@@ -331,7 +352,14 @@ public final class ImageView: BrowseView {
     /// decode in memory asks for the full-resolution decode (through the pipeline, off the main
     /// thread: its answer arrives like any load's) and is drawn from what is there meanwhile.
     func zoom(_ action: Action, count: Int) -> Reaction {
-        guard var v = viewport, case .loaded(let image) = phase else { return .none }
+        guard var v = viewport, case .loaded(let image) = phase else {
+            // While the decode loads (a new item, or again after a resize or a font change):
+            // the keys are kept and applied, in order, when it arrives.
+            guard case .loading = phase, pendingZoom.count < Self.maxPendingZoom else { return .none }
+            pendingZoom.append((action, count))
+            note = "zoom when loaded"
+            return .redrawAll
+        }
         if image.animation != nil {
             note = "no zoom or pan on an animation"
             return .none
@@ -552,13 +580,14 @@ public final class ImageView: BrowseView {
             return bytes
         }
         shownRegion = nil
+        let pending = dropPendingRegion()
         if var kitty = presenter as? KittyPresenter, !animationFrame, !fullRepaint, shown?.area == area {
             // The same cells (a pan, the decode after the thumbnail): kitty places the new image
             // before it deletes the old one, so no blank frame shows between them.
             let bytes = kitty.showReplacing(encoded: encoded, in: area)
             presenter = kitty
             shown = (key, area, bytes)
-            return bytes
+            return pending + bytes
         }
         if !(presenter is KittyPresenter), !fullRepaint, shown?.area == area, encoded.opaque,
             covers(PixelSize(width: encoded.width, height: encoded.height), in: area)
@@ -569,9 +598,9 @@ public final class ImageView: BrowseView {
             let bytes = presenter!.showFrame(encoded: encoded, number: key.frame, in: area)
             self.shown = (key, area, bytes)
             shownPixels = PixelSize(width: encoded.width, height: encoded.height)
-            return bytes
+            return pending + bytes
         }
-        var out = removeOutput()
+        var out = pending + removeOutput()
         // An animation's first picture goes out as a frame too (kitty keeps it for the loops).
         let bytes = animationFrame
             ? presenter!.showFrame(encoded: encoded, number: key.frame, in: area) : presenter!.show(encoded: encoded, in: area)
@@ -603,6 +632,9 @@ public final class ImageView: BrowseView {
         else { return nil }
         let basis = RegionBasis(
             decode: decodeSerial, zoom: viewport.zoom, columns: viewport.columns, rows: viewport.rows, cell: viewport.cell)
+        if let worker, transmitter != nil {
+            return slicedRegionOutput(key: key, area: area, fullRepaint: fullRepaint, basis: basis, image: image, worker: worker)
+        }
         if let region = shownRegion, region.basis == basis, let rect = viewport.sourceRect(in: region.frame),
             let bytes = kitty.showPart(rect, in: area)
         {
@@ -651,14 +683,132 @@ public final class ImageView: BrowseView {
     }
 
     /// The worker's pan region, on the main thread: kept when it is the one asked last (the
-    /// next ``terminalOutput(fullRepaint:)`` sends it if the view is still inside it).
+    /// next ``terminalOutput(fullRepaint:)`` sends it if the view is still inside it). With a
+    /// ``transmitter`` it starts going out at once, in slices (`a=t`: not placed until every
+    /// byte is out).
     private func receivedRegion(_ result: PictureWorker.Result) {
         guard let asked = askedRegion, asked.token == result.token else {
             staleAnswers += 1
             return
         }
         askedRegion = nil
-        readyRegion = (asked.basis, asked.frame, result.encoded)
+        guard let transmitter, var kitty = presenter as? KittyPresenter else {
+            readyRegion = (asked.basis, asked.frame, result.encoded)
+            return
+        }
+        // Zoomed or resized meanwhile: not worth sending. (A view that was left is gone: the
+        // worker's callback holds it weakly.)
+        guard asked.basis == currentBasis else {
+            staleAnswers += 1
+            return
+        }
+        if let sent = sentRegion {
+            sentRegion = nil
+            transmitter.write(kitty.discard(id: sent.id))
+        }
+        let (id, bytes) = kitty.transmitOnly(result.encoded)
+        presenter = kitty
+        transmissionSerial += 1
+        let serial = transmissionSerial
+        sendingRegion = (asked.basis, asked.frame, id, serial)
+        transmitter.start(
+            bytes, cleanup: kitty.abandon(id: id),
+            done: { [weak self] in self?.regionSent(serial) }, aborted: { [weak self] in self?.regionAbandoned(serial) })
+    }
+
+    /// The basis a pan region needs now (nil: none applies).
+    private var currentBasis: RegionBasis? {
+        guard let viewport else { return nil }
+        return RegionBasis(
+            decode: decodeSerial, zoom: viewport.zoom, columns: viewport.columns, rows: viewport.rows, cell: viewport.cell)
+    }
+
+    /// Transmission `serial` is out: its region is placed by the next turn that it holds.
+    private func regionSent(_ serial: Int) {
+        guard let sending = sendingRegion, sending.serial == serial else { return }
+        sendingRegion = nil
+        sentRegion = (sending.basis, sending.frame, sending.id)
+    }
+
+    /// Transmission `serial` was abandoned (the writer has deleted its image).
+    private func regionAbandoned(_ serial: Int) {
+        guard let sending = sendingRegion, sending.serial == serial else { return }
+        sendingRegion = nil
+        regionCounts.abandoned += 1
+    }
+
+    /// Abandons the region going out and deletes the one out but not placed: the bytes to
+    /// write for the latter (the writer deletes the former itself).
+    private func dropPendingRegion() -> [UInt8] {
+        askedRegion = nil
+        if sendingRegion != nil { transmitter?.abort() }
+        sendingRegion = nil
+        guard let sent = sentRegion, let kitty = presenter as? KittyPresenter else { return [] }
+        sentRegion = nil
+        return kitty.discard(id: sent.id)
+    }
+
+    /// The pan region with a ``transmitter``: as ``panRegionOutput(key:area:fullRepaint:)``,
+    /// but a region goes out in slices between turns while the one on screen stays, and the
+    /// next one is asked before the view leaves it (prefetch: when the view comes within half a
+    /// visible region of an edge of the region that is not the image's). A step inside the
+    /// region shown is one placement; the first step that a fully sent region holds places it
+    /// (then deletes the old image); a step outside both waits, the old picture staying.
+    private func slicedRegionOutput(
+        key: PictureKey, area: CellArea, fullRepaint: Bool, basis: RegionBasis, image: DecodedImage, worker: PictureWorker
+    ) -> [UInt8] {
+        guard var kitty = presenter as? KittyPresenter, let viewport else { return [] }
+        var out: [UInt8] = []
+        if let sent = sentRegion {
+            sentRegion = nil
+            if sent.basis == basis, let rect = viewport.sourceRect(in: sent.frame) {
+                if fullRepaint || shown?.area != area { out += kitty.remove(from: shown?.area ?? area) }
+                out += kitty.placeTransmitted(id: sent.id, source: rect, in: area)
+                presenter = kitty
+                shownRegion = (basis, sent.frame)
+                panCounts.regions += 1
+                shown = (key, area, out)
+                return out
+            }
+            out += kitty.discard(id: sent.id)
+        }
+        /// True when `frame` (of `basis`) holds the view.
+        func holds(_ b: RegionBasis, _ frame: Viewport.Frame) -> Bool { b == basis && viewport.sourceRect(in: frame) != nil }
+        let pendingHolds =
+            askedRegion.map { holds($0.basis, $0.frame) } ?? false || sendingRegion.map { holds($0.basis, $0.frame) } ?? false
+        if let region = shownRegion, region.basis == basis, let rect = viewport.sourceRect(in: region.frame),
+            let bytes = kitty.showPart(rect, in: area)
+        {
+            presenter = kitty
+            panCounts.placed += 1
+            shown = (key, area, bytes)
+            if !pendingHolds && viewport.nearsEdge(of: region.frame) {
+                regionCounts.prefetched += 1
+                askRegion(basis: basis, image: image, worker: worker, encoder: kitty.encoder)
+            }
+            return out + bytes
+        }
+        if !pendingHolds { askRegion(basis: basis, image: image, worker: worker, encoder: kitty.encoder) }
+        // The region is being made or sent: the picture on screen stays (put back after a full
+        // repaint).
+        guard fullRepaint, let shown else { return out }
+        return out + kitty.replace(in: shown.area)
+    }
+
+    /// Asks the worker for a pan region around the view (the one going out, if any, is
+    /// abandoned: one transmission at a time).
+    private func askRegion(basis: RegionBasis, image: DecodedImage, worker: PictureWorker, encoder: PictureEncoder) {
+        guard let viewport else { return }
+        if sendingRegion != nil { transmitter?.abort() }
+        sendingRegion = nil
+        let frame = viewport.panRegion(maxPixels: Self.maxPanRegionPixels)
+        let token = nextToken
+        nextToken += 1
+        askedRegion = (token, basis, frame)
+        let request = PictureWorker.Request(
+            token: token, source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+            encoder: encoder)
+        worker.submit(request) { [weak self] result in self?.receivedRegion(result) }
     }
 
     /// The bytes that take a stale picture off the screen (another item, a resize, a load that
@@ -694,10 +844,11 @@ public final class ImageView: BrowseView {
     /// The bytes that take the picture off the screen (the view is left, covered by the help,
     /// or exits); empty when none is shown. Write them before curses's refresh.
     public func removeOutput() -> [UInt8] {
-        guard let area = shown?.area, presenter != nil else { return [] }
+        let pending = dropPendingRegion()
+        guard let area = shown?.area, presenter != nil else { return pending }
         shown = nil
         shownRegion = nil
-        return presenter!.remove(from: area)
+        return pending + presenter!.remove(from: area)
     }
 
     public func handle(_ action: Action, count: Int?) -> Reaction {
@@ -720,6 +871,7 @@ public final class ImageView: BrowseView {
             let target = p + (action == .next ? 1 : -1) * max(1, count ?? 1)
             guard target >= 0, target < model.list.count else { return .none }
             item = model.list[target]
+            pendingZoom = []
             load(reload: false)
             return .redrawAll
         case .retry:

@@ -1,0 +1,153 @@
+import Foundation
+import HalfBlock
+import ImagePipeline
+import TerminalGraphics
+import TerminalUI
+import Testing
+
+@testable import Browse
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A terminal for the view's `TerminalWriter`: everything written in order; the non-blocking
+/// descriptor takes `room` bytes, then fails with EAGAIN.
+@MainActor
+final class SlowTerminal {
+    var stream: [UInt8] = []
+    var room = 0
+    private(set) var writer: TerminalWriter!
+
+    init() {
+        writer = TerminalWriter(fd: 100, nonBlockingFD: 101, write: { [unowned self] fd, pointer, count in
+            self.take(fd, pointer, count)
+        })
+    }
+
+    private func take(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        var n = count
+        if fd == 101 {
+            if room == 0 {
+                errno = EAGAIN
+                return -1
+            }
+            n = min(count, room)
+            room -= n
+        }
+        stream += Array(UnsafeRawBufferPointer(start: pointer, count: n))
+        return n
+    }
+
+    var text: String { String(decoding: stream, as: UTF8.self) }
+}
+
+/// kitty's pan region written in slices between turns (a `TerminalWriter` and a worker): the
+/// old region stays and takes the steps while the next one goes out, the next one is asked
+/// before the view reaches the edge (prefetch), and leaving the view mid-way ends the
+/// transmission after its command in flight and deletes the image.
+@Suite("Full view: kitty pan regions in slices")
+@MainActor
+struct KittyTransmissionTests {
+    /// One turn as the main loop runs it: bytes before the refresh, the frame, bytes after,
+    /// all written through the writer (as the wiring does).
+    func turn(_ h: Harness, _ terminal: SlowTerminal) -> String {
+        h.app.updateInterest()
+        let before = h.app.pixelOutputBeforeRefresh()
+        terminal.writer.write(before)
+        h.app.draw(on: h.canvas)
+        let after = h.app.pixelOutputAfterRefresh()
+        terminal.writer.write(after)
+        return String(decoding: before + after, as: UTF8.self)
+    }
+
+    /// Runs the worker's next answer on the main thread, as the loop's inbox would.
+    func run(_ posts: Posts) throws {
+        let work = try #require(posts.next())
+        work()
+    }
+
+    func key(_ h: Harness, _ terminal: SlowTerminal, _ c: Character) -> String {
+        h.app.handle(.character(c))
+        return turn(h, terminal)
+    }
+
+    @Test("steps go on placing the old region while the next goes out; prefetch near the edge; q ends it and deletes the image")
+    func slicedRegions() throws {
+        let posts = Posts()
+        let terminal = SlowTerminal()
+        // 40x10 cells of 10x20 pixels above the status line: 400x200 pixels at 1:1.
+        let h = Harness(count: 3, lines: 11, columns: 40)
+        h.app.pixels = (.kitty, PictureWorkerTests.context)
+        h.app.pictureWorker = PictureWorker(post: posts.post)
+        h.app.transmitter = terminal.writer
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        _ = turn(h, terminal)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = turn(h, terminal)
+        try run(posts)
+        #expect(turn(h, terminal).contains("a=T,f=24,s=267,v=200,i=1000"))
+        // 1:1: the visible region 1800,1400 400x200; the region around it 1400,1200 1200x600 is
+        // made by the worker, then goes out as a=t (not placed) in slices.
+        // (The fit picture is deleted before the refresh: its cells are not the 1:1 picture's.)
+        #expect(key(h, terminal, "=") == "\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\")
+        try run(posts)
+        let start = terminal.stream.count
+        terminal.room = 50_000
+        #expect(!terminal.writer.pump())
+        #expect(terminal.text.contains("\u{1B}_Ga=t,f=24,s=1200,v=600,i=1001,q=2,m=1;"))
+        #expect(terminal.stream.count == start + 50_000 && terminal.writer.transmitting)
+        // A step meanwhile: no region is on screen yet, nothing is asked again.
+        #expect(key(h, terminal, "l").isEmpty)
+        #expect(posts.count == 0 && view.panCounts.regions == 0)
+        terminal.room = 1 << 30
+        #expect(terminal.writer.pump())
+        // Out: the next turn places it (the view at 1850,1400: x=450 in the region).
+        let placed = turn(h, terminal)
+        #expect(placed.contains("a=p,i=1001,p=1,x=450,y=200,w=400,h=200,C=1,q=2"))
+        #expect(!placed.contains("a=d"))
+        #expect(view.panCounts.regions == 1)
+        // Steps inside are placements; at 2050 the right edge (2600) is 150 pixels off, under
+        // half the visible width: the next region is asked (prefetch), the step still placed.
+        for x in [500, 550, 600] {
+            #expect(key(h, terminal, "l").contains("a=p,i=1001,p=1,x=\(x),"))
+        }
+        #expect(posts.count == 0 && view.regionCounts.prefetched == 0)
+        #expect(key(h, terminal, "l").contains("a=p,i=1001,p=1,x=650,"))
+        #expect(view.regionCounts.prefetched == 1)
+        try run(posts)
+        terminal.room = 10_000
+        terminal.writer.pump()
+        // While it goes out, steps inside the old region go on (between whole commands).
+        let sentBefore = terminal.stream.count
+        #expect(key(h, terminal, "l").contains("a=p,i=1001,p=1,x=700,"))
+        #expect(terminal.stream.count > sentBefore && terminal.writer.transmitting)
+        #expect(posts.count == 0, "the region going out holds the view: nothing more is asked")
+        terminal.room = 1 << 30
+        #expect(terminal.writer.pump())
+        #expect(terminal.text.contains("a=t,f=24,s=1200,v=600,i=1002"))
+        // The next step (2150,1400) places the new region (made around 2050,1400: from 1650,1200)
+        // and deletes the old.
+        let next = key(h, terminal, "l")
+        #expect(next.contains("a=p,i=1002,p=1,x=500,y=200,w=400,h=200"))
+        #expect(next.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
+        #expect(view.panCounts.regions == 2)
+        // Zoom in: a new region, cut short by q (back to the gallery): the command in flight
+        // ends, an empty last chunk ends kitty's load, the image is deleted, nothing more is sent.
+        _ = key(h, terminal, "+")
+        try run(posts)
+        terminal.room = 6000
+        terminal.writer.pump()
+        #expect(terminal.writer.transmitting)
+        _ = key(h, terminal, "q")
+        #expect(h.app.top === h.gallery)
+        #expect(!terminal.writer.transmitting && terminal.writer.counts.aborted == 1)
+        #expect(terminal.text.contains("\u{1B}\\\u{1B}_Gq=2,m=0\u{1B}\\\u{1B}_Ga=d,d=I,i=1003,q=2\u{1B}\\"))
+        #expect(view.regionCounts.abandoned == 1)
+        let after = terminal.stream.count
+        terminal.room = 1 << 30
+        #expect(!terminal.writer.pump() && terminal.stream.count == after)
+        #expect(!terminal.text.contains("i=1003,p=1"), "never placed")
+    }
+}
