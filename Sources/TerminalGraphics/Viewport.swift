@@ -106,6 +106,17 @@ public struct Viewport: Sendable, Equatable {
         clampCenter()
     }
 
+    /// The same view with cells of `cell` pixels and an area of `columns` x `rows` cells (the
+    /// terminal's font or its reported pixel size changed): the zoom and the centre are kept, as
+    /// for a resize, then clamped; at ``Zoom/fit`` the new area's fit.
+    public func withCell(_ cell: PixelSize, columns: Int, rows: Int) -> Viewport {
+        var v = Viewport(image: image, columns: columns, rows: rows, cell: cell)
+        v.zoom = zoom
+        v.center = center
+        v.clampCenter()
+        return v
+    }
+
     /// Keeps the visible region inside the image; a dimension smaller than the area stays centred.
     mutating func clampCenter() {
         let halfW = Double(areaPixels.width) / scale / 2

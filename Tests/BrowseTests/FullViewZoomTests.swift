@@ -113,6 +113,23 @@ struct FullViewZoomTests {
         #expect(h.status.contains("17% · 0,120 4000x2760 of 4000x3000"))
     }
 
+    @Test("a new cell size (a resize that reports other pixels per cell) keeps the zoom and the centre")
+    func cellSizeKeepsZoom() {
+        let h = Harness(count: 3)
+        h.app.pixels = (.kitty, FullViewPixelsTests.context)
+        let view = open(h)
+        h.app.handle(.character("+"))
+        h.app.handle(.character("+"))
+        let scale = view.viewport?.scale
+        #expect(scale != nil && scale! > view.viewport!.fitScale)
+        h.app.handle(.character("l"))
+        let center = view.viewport!.center
+        h.app.updateCellPixels(width: 9, height: 19)
+        #expect(view.viewport?.cell == PixelSize(width: 9, height: 19))
+        #expect(view.viewport?.scale == scale)
+        #expect(view.viewport?.center.x == center.x && view.viewport?.center.y == center.y)
+    }
+
     /// One key, then the bytes written after curses's refresh (and those before it).
     func step(_ h: Harness, _ key: Character) -> (before: String, after: String) {
         h.app.handle(.character(key))

@@ -166,10 +166,11 @@ public final class ImageView: BrowseView {
     public func usePixels(_ presenter: any ImagePresenter, context: PresenterContext) {
         self.presenter = presenter
         self.context = context
-        // A new cell size (the font changed): the viewport's cells are other pixels now, so it
-        // starts again at the fit; the next layout asks for a decode at the new pixel box.
+        // A new cell size (the font changed, or a resize reported other pixels per cell): the
+        // zoom and the centre are kept, as for a resize; the next layout asks for a decode at
+        // the new pixel box.
         if let viewport {
-            self.viewport = Viewport(image: viewport.image, columns: columns, rows: max(1, lines - 1), cell: cellPixels)
+            self.viewport = viewport.withCell(cellPixels, columns: columns, rows: max(1, lines - 1))
         }
         shown = nil
         ready = nil
