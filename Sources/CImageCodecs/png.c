@@ -7,7 +7,8 @@
    IDAT chunk over the compressed bytes and that none is cut short, before any row is
    decoded. The header (IHDR) is read by this file, not libpng, so the pixel cap is applied
    before libpng reads any other chunk. Chunks after the image data are never read (a file
-   cut after it, with no IEND, loses no pixel). */
+   cut after it, with no IEND, loses no pixel), and neither is the rest of the zlib stream
+   once every row is decoded (see read_bytes). */
 #include "codecs.h"
 #include <png.h>
 #include <stdint.h>
@@ -124,6 +125,10 @@ typedef struct {
     const unsigned char *buf;
     size_t len, pos;
     uint32_t width, height, rows_read;
+    int interlaced;
+    /* Set by read_bytes when libpng asks for input after the last row of the last pass is
+       written (to inflate the rest of the zlib stream): the decode ends there, a success. */
+    int rows_complete;
     char message[160];
 } reader;
 
@@ -134,6 +139,10 @@ static void on_error(png_structp png, png_const_charp text) {
     const char *said = text;
     if (strstr(text, "CRC error") != NULL) said = TEXT_CRC;
     else if (strcmp(text, "truncated") == 0) said = "truncated file (it ends before the image data)";
+    /* "IDAT: Missing PLTE before IDAT": a palette image (colour type 3) with no PLTE chunk
+       before its image data (PNG spec 11.2.3); the image data itself may be fine. */
+    else if (strstr(text, "Missing PLTE") != NULL)
+        said = "the palette (PLTE) is missing: a palette image has no PLTE chunk before its image data";
     /* zlib's errors arrive as "IDAT: <zlib's message>" */
     else if (strncmp(text, "IDAT", 4) == 0 || strstr(text, "Not enough image data") != NULL ||
              strstr(text, "bad adaptive filter") != NULL)
@@ -147,9 +156,22 @@ static void on_warning(png_structp png, png_const_charp text) {
     (void)text; /* a benign flaw in an ancillary chunk: the pixels are not affected */
 }
 
-/* libpng's input: the next `n` bytes of the buffer, or the error "truncated". */
+/* libpng's input: the next `n` bytes of the buffer, or the error "truncated". Once every
+   row is written, libpng's sequential reader (png_read_finish_IDAT) would inflate the rest of
+   the zlib stream to its end, however long: a small header with a huge IDAT stream cost CPU
+   in proportion to the stream, not the image. Input asked for then ends the decode instead
+   (r->rows_complete, a longjmp the callers treat as success): the data after the image's
+   rows is ignored, not inflated, beyond what libpng already holds (one read of at most
+   PNG_IDAT_READ_SIZE, 8 KiB, of compressed bytes). The row counters are libpng's own
+   (png_get_current_row_number/pass_number): the row within the pass, and pass 7 after
+   Adam7's last. */
 static void read_bytes(png_structp png, png_bytep out, size_t n) {
     reader *r = png_get_io_ptr(png);
+    if (png_get_current_pass_number(png) >= 7 ||
+        (!r->interlaced && png_get_current_row_number(png) >= r->height)) {
+        r->rows_complete = 1;
+        png_longjmp(png, 1);
+    }
     if (n > r->len - r->pos) png_error(png, "truncated");
     memcpy(out, r->buf + r->pos, n);
     r->pos += n;
@@ -179,6 +201,7 @@ static reader *open_reader(const void *buf, size_t len, int64_t max_pixels, png_
     r->len = len;
     r->width = h->width;
     r->height = h->height;
+    r->interlaced = h->interlaced;
     r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, on_error, on_warning);
     if (r->png != NULL) r->info = png_create_info_struct(r->png);
     if (r->png == NULL || r->info == NULL) {
@@ -264,6 +287,7 @@ static int read_all(reader *r, unsigned char *pixels, char *err, size_t errlen) 
     png_bytep *volatile held = rows;
     if (setjmp(png_jmpbuf(r->png))) {
         free(held);
+        if (r->rows_complete) return CCODEC_OK; /* every row written; the rest is not read */
         ccodec_set_error(err, errlen, r->message[0] ? r->message : "unreadable PNG");
         return CCODEC_CORRUPT;
     }
@@ -370,8 +394,9 @@ int ccodec_png_rows_next(ccodec_png_rows *rows, unsigned char *row, size_t rowle
         return CCODEC_CORRUPT;
     }
     if (setjmp(png_jmpbuf(r->png))) {
-        ccodec_set_error(err, errlen, r->message[0] ? r->message : "unreadable PNG");
         rows->done = 1;
+        if (r->rows_complete) return CCODEC_OK; /* the last row is written; the rest is not read */
+        ccodec_set_error(err, errlen, r->message[0] ? r->message : "unreadable PNG");
         return CCODEC_CORRUPT;
     }
     png_read_row(r->png, row, NULL);

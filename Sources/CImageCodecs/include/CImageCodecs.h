@@ -48,7 +48,9 @@ int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char 
 /* Decodes a whole PNG with libpng to 8-bit RGBA: 1-16 bits, grey, grey+alpha, palette (tRNS
    applied), RGB, RGBA, Adam7 interlaced; an embedded RGB ICC profile (iCCP) is converted to
    sRGB. CRC errors and truncation are errors (the zlib stream's Adler-32 is not checked: each IDAT
-   chunk's CRC-32 already covers the compressed bytes). Refused before decoding when
+   chunk's CRC-32 already covers the compressed bytes). Once the last row is decoded the rest
+   of the zlib stream is ignored, not inflated (at most 8 KiB of it already read is): the cost
+   is bounded by the image's size, not the stream's. Refused before decoding when
    the header says more than max_pixels pixels (0: no cap). */
 int ccodec_png_decode(const void *buf, size_t len, int64_t max_pixels, ccodec_image *out,
                       char *err, size_t errlen);
