@@ -669,14 +669,7 @@ public final class ImageView: BrowseView {
             return out + bytes
         }
         if let worker, askedRegion?.basis != basis || askedRegion.flatMap({ viewport.sourceRect(in: $0.frame) }) == nil {
-            let frame = viewport.panRegion(maxPixels: Self.maxPanRegionPixels)
-            let token = nextToken
-            nextToken += 1
-            askedRegion = (token, basis, frame)
-            let request = PictureWorker.Request(
-                token: token, source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
-                encoder: kitty.encoder)
-            worker.submit(request) { [weak self] result in self?.receivedRegion(result) }
+            askRegion(basis: basis, image: image, worker: worker, encoder: kitty.encoder)
         }
         // The region is being made: the picture on screen stays (put back after a full repaint).
         guard fullRepaint, shown != nil else { return [] }
