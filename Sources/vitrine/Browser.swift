@@ -56,6 +56,7 @@ final class Browser {
         app.pictureWorker = PictureWorker { [inbox] work in inbox.send(.main(MainWork(run: work))) }
         if let capabilities {
             model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
+            model.pixelsHint = capabilities.pixelsHint
             if capabilities.pixels != .halfblock {
                 app.pixels = (capabilities.pixels, PresenterContext(capabilities))
                 // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2

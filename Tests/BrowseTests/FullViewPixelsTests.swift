@@ -226,6 +226,26 @@ struct FullViewPixelsTests {
         }
     }
 
+    @Test("a pixel protocol tmux drops: the full view's status line gives the hint before the title; half blocks do not")
+    func pixelsHintInStatus() {
+        let hint = "tmux drops kitty graphics (set -g allow-passthrough on)"
+        for columns in [80, 160] {
+            let h = harness(.kitty, columns: columns)
+            h.model.pixelsHint = hint
+            _ = openAndLoad(h)
+            _ = turn(h)
+            // At 80 columns the title gives way (the status line cuts the left part), the hint stays.
+            #expect(h.status.hasPrefix(" " + hint + (columns > 80 ? "  Picture 0  4000 × 3000" : "  ")), "\(h.status)")
+            #expect(h.status.contains("1/5  n/p q"), "\(h.status)")
+        }
+        // Without a pixel presenter the hint does not apply: the URL as always.
+        let half = harness(.halfblock, columns: 160)
+        half.model.pixelsHint = hint
+        _ = openAndLoad(half)
+        half.frame()
+        #expect(half.status.hasPrefix(" Picture 0 ") && half.status.contains("http://127.0.0.1:9/pic-0.png") && !half.status.contains("tmux"))
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.

@@ -856,8 +856,10 @@ public final class ImageView: BrowseView {
         let playing = animationText.map { $0 + "  " } ?? ""
         let right = "\(loading)\(playing)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
-        // at its end stays visible.
-        let head = "\(note.map { " \($0) " } ?? "") \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
+        // at its end stays visible. A pixel protocol tmux drops says so before the title (the
+        // picture area stays blank: the hint is why).
+        let hint = presenter != nil ? model.pixelsHint.map { " \($0) " } ?? "" : ""
+        let head = "\(note.map { " \($0) " } ?? "")\(hint) \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
         let room = columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
         return (head + Self.middleTruncated(url, columns: room), right)
     }
