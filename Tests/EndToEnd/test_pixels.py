@@ -465,6 +465,12 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    def test_full_view_sixel_in_xterm_vt340(self):
+        report = self.browse_full_view(
+            ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+             "-geometry", "80x30", "-e"], b"\x1bP", enough=27, threshold=25)
+        self.assertIn("pixels: sixel", report)
+
     def test_full_view_sixel_next_item_takes_the_old_picture_off_first(self):
         # Given a gallery of a flat two-colour PNG and a heavy noise GIF (640x480 each, so the
         # GIF's thumbnail preview would fit the same cells), the PNG in the full view in xterm
@@ -499,12 +505,6 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
-
-    def test_full_view_sixel_in_xterm_vt340(self):
-        report = self.browse_full_view(
-            ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
-             "-geometry", "80x30", "-e"], b"\x1bP", enough=27, threshold=25)
-        self.assertIn("pixels: sixel", report)
 
     def test_full_view_animation_in_kitty(self):
         # Given an animated GIF (48x24: red, green, blue frames of 400 ms) in the full view in
