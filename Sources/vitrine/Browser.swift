@@ -60,6 +60,7 @@ final class Browser {
         app.transmitter = writer
         if let capabilities {
             model.background = capabilities.background.map { .terminal($0) } ?? .terminalDefault
+            model.pixelsHint = capabilities.pixelsHint
             if capabilities.pixels != .halfblock {
                 app.pixels = (capabilities.pixels, PresenterContext(capabilities))
                 // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2

@@ -179,6 +179,73 @@ struct FullViewPixelsTests {
         }
     }
 
+    @Test("n: the last item's picture comes off before the refresh while the next item's is still being encoded (its thumbnail in the same cells, then a slow animation frame)")
+    func nextItemTakesOldPictureOff() throws {
+        for p in [PixelProtocol.sixel, .iterm, .kitty] {
+            let posts = Posts()
+            let h = harness(p)
+            h.app.pictureWorker = PictureWorker(post: posts.post)
+            // Every row's 640x480 thumbnail is in memory: the next item's preview fills the
+            // same 62x23 cells as this item's 4000x3000 decode.
+            h.finishLoads()
+            h.app.handle(.enter)
+            let view = h.app.top as! ImageView
+            h.app.apply(view.ticket!, .success(Self.photo))
+            #expect(turn(h).after.isEmpty, "\(p): being encoded")
+            let work1 = try #require(posts.next(), "\(p): the decode's picture")
+            work1()
+            let first = turn(h)
+            #expect(!first.after.isEmpty, "\(p)")
+            // n: the worker is held in the next answer (a heavy frame taking seconds); the old
+            // picture is taken off at once, before curses draws the new status line.
+            let gate = posts.hold()
+            h.app.repaintRequested = false
+            h.app.handle(.character("n"))
+            #expect(view.preview != nil, "\(p): the next item's thumbnail")
+            let next = turn(h)
+            let off = p == .kitty ? "\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\" : "\u{1B}[62X"
+            #expect(next.before.contains(off), "\(p): \(next.before.prefix(40))")
+            #expect(next.after.isEmpty, "\(p): nothing new until the worker answers")
+            #expect(h.app.repaintRequested == (p != .kitty), "\(p)")
+            #expect(h.status.contains("Picture 1"), "\(p)")
+            // The decode, an animation, arrives while the preview is still encoding: nothing
+            // of the last item comes back, on a plain turn or a full repaint.
+            h.app.apply(view.ticket!, .success(FullViewAnimationTests.animated))
+            #expect(turn(h) == ("", ""), "\(p)")
+            h.app.handle(.control("L"))
+            #expect(turn(h).after.isEmpty, "\(p): the old picture is not put back")
+            // The worker goes on: the preview's answer (if it was not superseded) is dropped,
+            // the first frame is drawn.
+            gate.signal()
+            var drawn = ""
+            while drawn.isEmpty, let work = posts.next() {
+                work()
+                drawn = turn(h).after
+            }
+            #expect(!drawn.isEmpty, "\(p): the first frame drawn")
+        }
+    }
+
+    @Test("a pixel protocol tmux drops: the full view's status line gives the hint before the title; half blocks do not")
+    func pixelsHintInStatus() {
+        let hint = "tmux drops kitty graphics (set -g allow-passthrough on)"
+        for columns in [80, 160] {
+            let h = harness(.kitty, columns: columns)
+            h.model.pixelsHint = hint
+            _ = openAndLoad(h)
+            _ = turn(h)
+            // At 80 columns the title gives way (the status line cuts the left part), the hint stays.
+            #expect(h.status.hasPrefix(" " + hint + (columns > 80 ? "  Picture 0  4000 × 3000" : "  ")), "\(h.status)")
+            #expect(h.status.contains("1/5  n/p q"), "\(h.status)")
+        }
+        // Without a pixel presenter the hint does not apply: the URL as always.
+        let half = harness(.halfblock, columns: 160)
+        half.model.pixelsHint = hint
+        _ = openAndLoad(half)
+        half.frame()
+        #expect(half.status.hasPrefix(" Picture 0 ") && half.status.contains("http://127.0.0.1:9/pic-0.png") && !half.status.contains("tmux"))
+    }
+
     @Test("while the decode loads, the row's thumbnail is shown scaled to the screen, then replaced in place")
     func thumbnailFirst() throws {
         // Half blocks: the thumbnail's art fills the screen and the status says it is loading.

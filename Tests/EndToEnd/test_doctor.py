@@ -4,6 +4,7 @@
 says why, and nothing that looks like an escape sequence reaches the pane."""
 
 import re
+import shutil
 import sys
 import time
 import unittest
@@ -42,6 +43,26 @@ class DoctorInTmuxTests(E2ETestCase):
         self.assertRegex("\n".join(term.capture(escapes=True)), r"\x1b\[[0-9;]*48;[25];")
         self.assertNotIn("tmux;", text)
         self.assertIsNone(LEAK.search(text), text)
+
+    def test_forced_pixels_without_passthrough_say_tmux_drops_them(self):
+        # Given --pixels kitty forced inside tmux with allow-passthrough off (its default)
+        hint = "tmux drops kitty graphics (set -g allow-passthrough on)"
+        term = self.launch(["doctor", "--pixels", "kitty"], before="START")
+        lines = term.wait_for(lambda l: any(x.startswith("EXITED=") for x in l), 10, "doctor to exit")
+        text = "".join(lines)
+        # Then doctor keeps the protocol and says why it will not show (lines joined: it wraps)
+        self.assertIn("pixels: kitty (--pixels kitty; tmux's allow-passthrough is off: " + hint + ")", text)
+        # And the browser's full view says it on the status line, before the title
+        gallery = self.tmp / "gal"
+        gallery.mkdir()
+        shutil.copy(PHOTO, gallery / "photo.jpg")
+        term = self.launch([str(gallery), "--pixels", "kitty", "--no-disk-cache", "--no-mouse"])
+        self.wait_started(term)
+        term.keys("Enter")
+        status = term.wait_for(lambda l: "n/p q" in l[-1], 10, "the full view")[-1]
+        self.assertTrue(status.startswith(" " + hint + "  photo"), status)
+        # Nothing of the dropped escapes reaches the pane
+        self.assertIsNone(LEAK.search(term.tmux("capture-pane", "-p", "-t", "e2e")), status)
 
     def test_probe_costs_one_round_trip_not_the_deadline(self):
         # tmux answers DA1 at once: doctor reports the time the answers took

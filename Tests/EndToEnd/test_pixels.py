@@ -518,6 +518,41 @@ class RealPixelTests(unittest.TestCase):
              "-geometry", "80x30", "-e"], b"\x1bP", enough=27, threshold=25)
         self.assertIn("pixels: sixel", report)
 
+    def test_full_view_sixel_next_item_takes_the_old_picture_off_first(self):
+        # Given a gallery of a flat two-colour PNG and a heavy noise GIF (640x480 each, so the
+        # GIF's thumbnail preview would fit the same cells), the PNG in the full view in xterm
+        # -ti vt340
+        gallery = self.tmp / "gal"
+        gallery.mkdir()
+        subprocess.run(["convert", "-size", "320x480", "xc:#00924a", "-size", "320x480", "xc:#ce2b37", "+append",
+                        str(gallery / "a-flat.png")], check=True)
+        noise = ["(", "-size", "640x480", "xc:gray", "+noise", "Random", ")"]
+        subprocess.run(["convert", "-delay", "10"] + noise * 6 + ["-loop", "0", str(gallery / "b-noise.gif")], check=True)
+        script, fifo, transcript, doctor, done = self.browser_script(image=gallery)
+        self.start_terminal(self.XTERM_VT340 + ["sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"b-noise" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(1.0)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1bP" in transcript.read_bytes(), 20), "no picture after Enter")
+        time.sleep(1.0)
+        # When n steps to the GIF
+        start = len(transcript.read_bytes())
+        os.write(keys, b"n")
+        self.assertTrue(wait_until(lambda: b"\x1bP" in transcript.read_bytes()[start:], 30), "no picture after n")
+        after = transcript.read_bytes()[start:]
+        # Then the PNG's cells are blanked (ECH) before any picture of the GIF is drawn (not
+        # left on screen under the new status line until the GIF's first sixel frame is encoded)
+        # (Vitrine's blanking: save the cursor, one ECH per row of the picture's cells, restore)
+        ech = re.search(rb"\x1b7(?:\x1b\[\d+;\d+H\x1b\[\d+X){5,}\x1b8", after)
+        self.assertIsNotNone(ech, "the old picture was never taken off")
+        self.assertLess(ech.start(), after.index(b"\x1bP"), "the next picture was drawn over the old one")
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_animation_in_kitty(self):
         # Given an animated GIF (48x24: red, green, blue frames of 400 ms) in the full view in
         # kitty, whose frames are kept in the terminal after the first loop

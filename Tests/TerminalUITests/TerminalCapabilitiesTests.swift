@@ -113,6 +113,43 @@ struct TerminalCapabilitiesTests {
         #expect(unknown.terminalName == nil)
     }
 
+    @Test("--pixels forced inside tmux without passthrough: kept, with a hint that tmux drops it; none with passthrough, outside tmux, for half blocks or for sixel that tmux draws itself")
+    func forcedPixelsInsideTmux() {
+        let off = TerminalCapabilities.TmuxFacts(passthrough: false, clientFeatures: ["256", "RGB"], clientTermType: "kitty(0.26.5)")
+        for (p, what) in [(PixelProtocol.kitty, "kitty graphics"), (.sixel, "sixel"), (.iterm, "iTerm2 images")] {
+            var f = facts(["TMUX": "x", "TERM": "tmux-256color"], answers: Recorded.tmuxAlone, tmux: off)
+            f.pixelOverride = p
+            let c = TerminalCapabilities.detect(f)
+            #expect(c.pixels == p && !c.tmuxPassthrough)
+            #expect(c.pixelsHint == "tmux drops \(what) (set -g allow-passthrough on)")
+            #expect(c.pixelsReason == "--pixels \(p); tmux's allow-passthrough is off: \(c.pixelsHint!)")
+            // tmux that could not be asked: the same hint, the reason says so.
+            f.tmux = nil
+            let unasked = TerminalCapabilities.detect(f)
+            #expect(unasked.pixelsHint == c.pixelsHint)
+            #expect(unasked.pixelsReason == "--pixels \(p); tmux could not be asked for allow-passthrough: \(c.pixelsHint!)")
+            // With passthrough: wrapped, nothing to say.
+            f.tmux = .init(passthrough: true)
+            let through = TerminalCapabilities.detect(f)
+            #expect(through.tmuxPassthrough && through.pixelsHint == nil && through.pixelsReason == "--pixels \(p)")
+            // Outside tmux.
+            var plain = facts(["TERM": "xterm-256color"], answers: Recorded.tmuxAlone)
+            plain.pixelOverride = p
+            #expect(TerminalCapabilities.detect(plain).pixelsHint == nil)
+        }
+        // Forced half blocks, or auto (half blocks with its own reason): no hint.
+        var half = facts(["TMUX": "x"], answers: Recorded.tmuxAlone, tmux: off)
+        #expect(TerminalCapabilities.detect(half).pixelsHint == nil)
+        half.pixelOverride = .halfblock
+        #expect(TerminalCapabilities.detect(half).pixelsHint == nil)
+        // tmux 3.4+ built with sixel lists it among the client's features and draws it itself.
+        var sixel = facts(["TMUX": "x"], answers: Recorded.tmuxAlone, tmux: .init(passthrough: false, clientFeatures: ["RGB", "sixel"]))
+        sixel.pixelOverride = .sixel
+        #expect(TerminalCapabilities.detect(sixel).pixelsHint == nil)
+        sixel.pixelOverride = .kitty
+        #expect(TerminalCapabilities.detect(sixel).pixelsHint != nil)
+    }
+
     @Test("overrides: --pixels and --colors win; NO_COLOR; output that is not a terminal gets half blocks")
     func overrides() {
         var f = facts(["NO_COLOR": "1", "COLORTERM": "truecolor"], answers: Recorded.kitty)

@@ -40,6 +40,10 @@ public final class BrowseModel {
     /// What transparency in the art shows: the terminal's background, its colour when the
     /// terminal told it (OSC 11, from `TerminalCapabilities`).
     public var background: Background = .terminalDefault
+    /// Why the full view's pixel protocol will likely show nothing (`--pixels` forced inside
+    /// tmux without passthrough: `TerminalCapabilities.pixelsHint`); the full view's status line
+    /// says it before the title. Nil: nothing to say.
+    public var pixelsHint: String?
     public private(set) var spinner: Spinner
     /// The search query (`/`) and its matches; nil: no search.
     public private(set) var search: String?

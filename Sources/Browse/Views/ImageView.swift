@@ -88,9 +88,10 @@ public final class ImageView: BrowseView {
     /// their RGBA size, iTerm2's PNG in base64 about as large as it.
     public static let maxEncodedFrameBytes = 64 << 20
 
-    /// What a picture on screen shows: the generation, the thumbnail preview or the decode,
-    /// and the animation's frame.
+    /// What a picture on screen shows: the item, the generation, the thumbnail preview or the
+    /// decode, and the animation's frame.
     struct PictureKey: Equatable {
+        var item: ItemID
         var generation: Int
         var preview: Bool
         var frame: Int
@@ -808,11 +809,15 @@ public final class ImageView: BrowseView {
     /// The bytes that take a stale picture off the screen (another item, a resize, a load that
     /// replaced it), to be written before curses's refresh: a sixel or iTerm2 picture is blanked
     /// with ECH, which must not land on text curses has just drawn. Empty when nothing is stale.
+    /// Another item's picture (`n`, `p`) always comes off here: the new item's picture may take
+    /// seconds to encode (a heavy animation's first sixel frame), and the old one must not stay
+    /// under the new item's status line meanwhile.
     public func staleOutput() -> [UInt8] {
-        guard shown != nil, presenter != nil else { return [] }
-        // A new picture over exactly the same cells (the decode replacing the thumbnail, a pan)
-        // replaces the old one in the same write after the refresh: no blank frame between.
-        if let current = wantedPicture(), current.area == shown?.area {
+        guard let shown, presenter != nil else { return [] }
+        // A new picture of the same item over exactly the same cells (the decode replacing the
+        // thumbnail, a pan) replaces the old one in the same write after the refresh: no blank
+        // frame between.
+        if shown.key.item == item, let current = wantedPicture(), current.area == shown.area {
             // In the cells (sixel, iTerm2) a smaller picture would leave a strip of the old one
             // (xterm keeps sixel pixels under erased cells): it comes off here, and the App
             // repaints the terminal whole this turn.
@@ -832,7 +837,7 @@ public final class ImageView: BrowseView {
     /// Identifies the picture drawn.
     private var pictureKey: PictureKey {
         let preview = shownImage?.isPreview == true
-        return PictureKey(generation: generation, preview: preview, frame: preview ? 0 : frameIndex)
+        return PictureKey(item: item, generation: generation, preview: preview, frame: preview ? 0 : frameIndex)
     }
 
     /// The bytes that take the picture off the screen (the view is left, covered by the help,
@@ -997,8 +1002,10 @@ public final class ImageView: BrowseView {
         let playing = animationText.map { $0 + "  " } ?? ""
         let right = "\(loading)\(playing)\(zoomText.map { $0 + "  " } ?? "")\(position)/\(model.list.count)  n/p q"
         // Title and size first; the URL gets what is left, cut in the middle so the file name
-        // at its end stays visible.
-        let head = "\(note.map { " \($0) " } ?? "") \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
+        // at its end stays visible. A pixel protocol tmux drops says so before the title (the
+        // picture area stays blank: the hint is why).
+        let hint = presenter != nil ? model.pixelsHint.map { " \($0) " } ?? "" : ""
+        let head = "\(note.map { " \($0) " } ?? "")\(hint) \(entry.title)  \(size.isEmpty ? "" : size + "  ")"
         let room = columns - DisplayWidth.width(right) - 2 - DisplayWidth.width(head)
         return (head + Self.middleTruncated(url, columns: room), right)
     }

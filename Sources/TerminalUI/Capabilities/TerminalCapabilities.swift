@@ -11,7 +11,7 @@ import HalfBlock
 /// WezTerm → iterm); then, only when the terminal could not be asked or did not finish
 /// answering, the environment (`KITTY_WINDOW_ID`, `TERM=xterm-kitty`, `TERM_PROGRAM`,
 /// `LC_TERMINAL`). Inside tmux a pixel protocol needs tmux's `allow-passthrough`; without it the
-/// answer is half blocks. Output that is not a terminal gets half blocks unless `--pixels` says
+/// answer is half blocks (a forced one is kept, with ``pixelsHint`` saying tmux drops it). Output that is not a terminal gets half blocks unless `--pixels` says
 /// otherwise.
 public struct TerminalCapabilities: Sendable, Equatable {
     /// Everything detection looks at. Each field is optional evidence: nil means unknown.
@@ -102,13 +102,21 @@ public struct TerminalCapabilities: Sendable, Equatable {
     public var tmuxPassthrough: Bool
     /// The terminal's name from XTVERSION (inside tmux, tmux's client_termtype), or nil.
     public var terminalName: String?
+    /// Why the pixel protocol `--pixels` forced will likely show nothing, a short line for the
+    /// full view's status line (`doctor` gives it in ``pixelsReason``, with why); nil when
+    /// nothing stands in its way. Set inside tmux
+    /// when tmux's `allow-passthrough` is off (or tmux could not be asked): tmux then drops the
+    /// protocol's escapes (nothing is written wrapped in DCS `tmux;`), so the full view stays
+    /// blank. Not for sixel when tmux's client features list `sixel` (tmux 3.4+ built with sixel
+    /// draws it itself). The forced protocol is kept all the same: it was asked for by name.
+    public var pixelsHint: String?
 
     public static func == (a: Self, b: Self) -> Bool {
         a.pixels == b.pixels && a.pixelsReason == b.pixelsReason && a.colorMode == b.colorMode
             && a.colorReason == b.colorReason && a.cellPixels?.width == b.cellPixels?.width
             && a.cellPixels?.height == b.cellPixels?.height && a.cellReason == b.cellReason
             && a.background == b.background && a.tmuxPassthrough == b.tmuxPassthrough
-            && a.terminalName == b.terminalName
+            && a.terminalName == b.terminalName && a.pixelsHint == b.pixelsHint
     }
 
     /// Cell height over cell width (2.0 when unknown): what half-block art needs for round circles.
@@ -143,7 +151,12 @@ public struct TerminalCapabilities: Sendable, Equatable {
         if let c = cell, c.width <= 0 || c.height <= 0 { cell = nil }
 
         // Pixel protocol.
-        let (pixels, pixelsReason) = choosePixels(facts, name: name, insideTmux: insideTmux, passthrough: passthrough)
+        var (pixels, pixelsReason) = choosePixels(facts, name: name, insideTmux: insideTmux, passthrough: passthrough)
+        let hint = forcedPixelsHint(facts, pixels: pixels, insideTmux: insideTmux, passthrough: passthrough)
+        if let hint {
+            let why = facts.tmux == nil ? "tmux could not be asked for allow-passthrough" : "tmux's allow-passthrough is off"
+            pixelsReason += "; \(why): \(hint)"
+        }
 
         // Colours.
         let (colorMode, colorReason) = chooseColors(facts, insideTmux: insideTmux)
@@ -152,7 +165,23 @@ public struct TerminalCapabilities: Sendable, Equatable {
         return TerminalCapabilities(
             pixels: pixels, pixelsReason: pixelsReason, colorMode: colorMode, colorReason: colorReason,
             cellPixels: cell, cellReason: cellReason, background: background,
-            tmuxPassthrough: passthrough && pixels != .halfblock, terminalName: name)
+            tmuxPassthrough: passthrough && pixels != .halfblock, terminalName: name, pixelsHint: hint)
+    }
+
+    /// ``pixelsHint`` for `pixels` as `--pixels` forced it: nil unless inside tmux without
+    /// passthrough, a pixel protocol was forced, and (sixel) tmux does not draw it itself.
+    static func forcedPixelsHint(
+        _ facts: Facts, pixels: PixelProtocol, insideTmux: Bool, passthrough: Bool
+    ) -> String? {
+        guard facts.pixelOverride != nil, pixels != .halfblock, insideTmux, !passthrough else { return nil }
+        if pixels == .sixel, facts.tmux?.clientFeatures.contains("sixel") == true { return nil }
+        let what = switch pixels {
+        case .kitty: "kitty graphics"
+        case .sixel: "sixel"
+        case .iterm: "iTerm2 images"
+        case .halfblock: ""
+        }
+        return "tmux drops \(what) (set -g allow-passthrough on)"
     }
 
     static func choosePixels(
