@@ -94,15 +94,9 @@ public struct KittyPresenter: ImagePresenter {
     /// - Returns: the id and the chunked commands, each wrapped for tmux when needed.
     public mutating func transmitOnly(_ picture: EncodedPicture) -> (id: UInt32, bytes: [UInt8]) {
         guard case .kitty(let head, let rest) = picture.payload else { return (0, []) }
-        let id = nextID
-        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        let id = takeID()
         let keys = "a=t,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id)"
-        var first = Array(head.prefix(3))
-        first += Array(keys.utf8)
-        first += head.dropFirst(3)
-        var bytes = context.tmuxPassthrough ? context.wrap(first) : first
-        bytes += rest
-        return (id, bytes)
+        return (id, transmission(head: head, rest: rest, keys: keys))
     }
 
     /// The bytes that place image `id` (sent with ``transmitOnly(_:)``), the part `source` of
@@ -153,6 +147,23 @@ public struct KittyPresenter: ImagePresenter {
         "a=p,i=\(id),p=1\(sourceKeys),C=1,q=2"
     }
 
+    /// A new image id (1 after `UInt32.max`).
+    private mutating func takeID() -> UInt32 {
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        return id
+    }
+
+    /// The encoded chunks with `keys` put into the first command: `head` is ESC _ G then
+    /// ",q=2…", and the keys go between them; that command is wrapped for tmux passthrough when
+    /// it is on (`rest`, the later chunks, come wrapped from the encoder).
+    private func transmission(head: [UInt8], rest: [UInt8], keys: String) -> [UInt8] {
+        var first = Array(head.prefix(3))
+        first += Array(keys.utf8)
+        first += head.dropFirst(3)
+        return (context.tmuxPassthrough ? context.wrap(first) : first) + rest
+    }
+
     /// `,x=…,y=…,w=…,h=…` for ``shownSource``, empty without one.
     private var sourceKeys: String {
         guard let r = shownSource else { return "" }
@@ -164,17 +175,11 @@ public struct KittyPresenter: ImagePresenter {
     /// header.
     private mutating func transmit(_ picture: EncodedPicture, in area: CellArea, source: Viewport.PixelRect? = nil) -> [UInt8] {
         guard case .kitty(let head, let rest) = picture.payload else { return [] }
-        let id = nextID
-        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        let id = takeID()
         shownID = id
         shownSource = source
         let keys = "a=T,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id),p=1\(sourceKeys),C=1"
-        // head is ESC _ G then ",q=2…": the keys go between them.
-        var first = Array(head.prefix(3))
-        first += Array(keys.utf8)
-        first += head.dropFirst(3)
-        var drawn = context.tmuxPassthrough ? context.wrap(first) : first
-        drawn += rest
+        let drawn = transmission(head: head, rest: rest, keys: keys)
         return Cursor.place(drawn, in: area, rows: context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows)
     }
 
