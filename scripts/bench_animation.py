@@ -34,7 +34,10 @@ TICK = os.sysconf("SC_CLK_TCK")
 MARKS = {"kitty": b"\x1b_Ga=T", "sixel": b"\x1bP", "iterm": b"\x1b]1337;File="}
 
 
-def make_gif(path):
+def make_gif(path, frames=FRAMES, lap=None, delay=DELAY):
+    """A 480x270 GIF of `frames` frames of `delay` ms: a disc crossing a gradient in `lap`
+    frames (default: all of them), 10 pixels lower on each later lap."""
+    lap = lap or frames
     subprocess.run(["/usr/bin/python3", "-c", """
 import sys
 from PIL import Image, ImageDraw
@@ -44,11 +47,11 @@ for i in range(%d):
     d = ImageDraw.Draw(im)
     for x in range(0, 480, 8):
         d.rectangle([x, 0, x + 7, 269], fill=(x * 255 // 480, 80, 255 - x * 255 // 480))
-    cx = 40 + i * 400 // %d
-    d.ellipse([cx - 30, 105, cx + 30, 165], fill=(255, 255, 0))
+    cx = 40 + (i %% %d) * 400 // %d
+    d.ellipse([cx - 30, 105 + i // %d * 10, cx + 30, 165 + i // %d * 10], fill=(255, 255, 0))
     frames.append(im)
 frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=%d, loop=0)
-""" % (FRAMES, FRAMES, DELAY), str(path)], check=True)
+""" % (frames, lap, lap, lap, lap, delay), str(path)], check=True)
 
 
 class Pty:

@@ -27,28 +27,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_animation import Pty, REPO  # noqa: E402
+from bench_animation import Pty, REPO, make_gif  # noqa: E402
 
 FRAMES, DELAY = 300, 40
 PLAY = "▶".encode()
 KITTY = b"\x1b_Ga=T"
-
-
-def make_gif(path):
-    subprocess.run(["/usr/bin/python3", "-c", """
-import sys
-from PIL import Image, ImageDraw
-frames = []
-for i in range(%d):
-    im = Image.new("RGB", (480, 270))
-    d = ImageDraw.Draw(im)
-    for x in range(0, 480, 8):
-        d.rectangle([x, 0, x + 7, 269], fill=(x * 255 // 480, 80, 255 - x * 255 // 480))
-    cx = 40 + (i %% 50) * 400 // 50
-    d.ellipse([cx - 30, 105 + i // 50 * 10, cx + 30, 165 + i // 50 * 10], fill=(255, 255, 0))
-    frames.append(im)
-frames[0].save(sys.argv[1], save_all=True, append_images=frames[1:], duration=%d, loop=0)
-""" % (FRAMES, DELAY), str(path)], check=True)
 
 
 def measure(binary, protocol, gif, timeout=30, cpu_after=None):
@@ -94,7 +77,7 @@ def main():
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="vitrine-anim-start-"))
     gif = tmp / "moving-480x270-300x40ms.gif"
-    make_gif(gif)
+    make_gif(gif, frames=FRAMES, lap=50, delay=DELAY)
     builds = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
     results = {}
     for run in range(args.runs):
