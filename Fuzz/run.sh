@@ -6,11 +6,13 @@
 # that takes over 5 s. New inputs go to .build/fuzz/corpus/<target>, never into the repo;
 # crashes to .build/fuzz/artifacts/ (add them to Fuzz/corpus/<target>/ with a test).
 #
-#   Fuzz/run.sh [TARGET ...]    targets: json plist path url gallery cache-entry sniff
+#   Fuzz/run.sh [TARGET ...]    targets: json plist path url gallery cache-entry sniff png jpeg
 #   FUZZ_SECONDS=N (default 30) per target; FUZZ_SEED=N (default 1; 0: random)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
+# The C shims are fuzzed with the toolchain's clang (its libFuzzer runtime is swiftc's).
+CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
 # A fixed seed by default, so a run in CI repeats the one developers ran (and a failure
 # reproduces with the same command); FUZZ_SEED=0 lets libFuzzer pick one, for longer hunts.
@@ -23,8 +25,9 @@ quiet() { grep -v "Cannot export local symbol" || true; }
 
 gallery_targets="json plist path url gallery"
 pipeline_targets="cache-entry sniff"
+codec_targets="png jpeg"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=($gallery_targets $pipeline_targets)
+[ ${#targets[@]} -gt 0 ] || targets=($gallery_targets $pipeline_targets $codec_targets)
 
 needs() { for t in "${targets[@]}"; do case " $1 " in *" $t "*) return 0;; esac; done; return 1; }
 if needs "$gallery_targets"; then
@@ -37,9 +40,17 @@ if needs "$pipeline_targets"; then
     Sources/ImagePipeline/Decoding/ImageFormat.swift Fuzz/PipelineFuzz.swift -o "$OUT/pipeline-fuzz" 2>&1 | quiet
 fi
 
+if needs "$codec_targets"; then
+  # CImageCodecs's C files as they are, against the same Debian libpng, libjpeg-turbo and zlib
+  # the release binary links; LittleCMS headers only (colour.c opens it with dlopen).
+  "$CLANG" -fsanitize=fuzzer,address -O1 -g -ISources/CImageCodecs/include -ISources/CImageCodecs \
+    Sources/CImageCodecs/*.c Fuzz/codecs_fuzz.c -lpng16 -ljpeg -lz -ldl -lm -o "$OUT/codecs-fuzz" 2>&1 | quiet
+fi
+
 failed=0
 for t in "${targets[@]}"; do
   case " $gallery_targets " in *" $t "*) bin=$OUT/gallery-fuzz;; *) bin=$OUT/pipeline-fuzz;; esac
+  case " $codec_targets " in *" $t "*) bin=$OUT/codecs-fuzz;; esac
   [ -d "Fuzz/corpus/$t" ] || { echo "fuzz: no target $t" >&2; exit 2; }
   mkdir -p "$OUT/corpus/$t"
   start=$(date +%s)

@@ -30,12 +30,20 @@ static void on_message(j_common_ptr cinfo, int level) {
 
 static void quiet_output(j_common_ptr cinfo) { (void)cinfo; }
 
-static void start(struct jpeg_decompress_struct *cinfo, error_mgr *jerr, const void *buf, size_t len) {
+/* Only the error manager: nothing here can fail. Creating the decompressor and attaching the
+   buffer come after the caller's setjmp (`open_source`), because both can raise an error
+   (jpeg_mem_src refuses an empty buffer) and an error before setjmp would longjmp through an
+   unset jmp_buf. The zeroed struct makes jpeg_destroy_decompress safe on every path. */
+static void start(struct jpeg_decompress_struct *cinfo, error_mgr *jerr) {
+    memset(cinfo, 0, sizeof *cinfo);
     cinfo->err = jpeg_std_error(&jerr->pub);
     jerr->pub.error_exit = on_error;
     jerr->pub.emit_message = on_message;
     jerr->pub.output_message = quiet_output;
     jerr->message[0] = 0;
+}
+
+static void open_source(struct jpeg_decompress_struct *cinfo, const void *buf, size_t len) {
     jpeg_create_decompress(cinfo);
     jpeg_mem_src(cinfo, (const unsigned char *)buf, (unsigned long)len);
 }
@@ -53,12 +61,13 @@ static int orientation_of(struct jpeg_decompress_struct *cinfo) {
 int ccodec_jpeg_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
     struct jpeg_decompress_struct cinfo;
     error_mgr jerr;
-    start(&cinfo, &jerr, buf, len);
+    start(&cinfo, &jerr);
     if (setjmp(jerr.jump)) {
         ccodec_set_error(err, errlen, jerr.message[0] ? jerr.message : "not a JPEG");
         jpeg_destroy_decompress(&cinfo);
         return CCODEC_CORRUPT;
     }
+    open_source(&cinfo, buf, len);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
     int o = orientation_of(&cinfo);
@@ -88,7 +97,7 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
     /* volatile: changed after setjmp and read after a longjmp. */
     unsigned char *volatile pixels = NULL;
     JOCTET *volatile icc = NULL;
-    start(&cinfo, &jerr, buf, len);
+    start(&cinfo, &jerr);
     if (setjmp(jerr.jump)) {
         ccodec_set_error(err, errlen, jerr.message[0] ? jerr.message : "could not decode JPEG");
         jpeg_destroy_decompress(&cinfo);
@@ -96,6 +105,7 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
         free(icc);
         return CCODEC_CORRUPT;
     }
+    open_source(&cinfo, buf, len);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);  /* EXIF */
     jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);  /* ICC profile, in chunks */
     jpeg_read_header(&cinfo, TRUE);

@@ -50,6 +50,25 @@ struct CodecTests {
         #expect(result.message == "Premature end of JPEG file")
     }
 
+    @Test("JPEG: an empty or 2-byte buffer is an error, not a jump through an unset jmp_buf (found by the jpeg fuzz target)")
+    func emptyJPEG() throws {
+        // Given buffers that jpeg_mem_src refuses (empty) or that end at once
+        for bytes: [UInt8] in [[], [0xFF, 0xD8]] {
+            let data = Data(bytes)
+            // When each is probed and decoded
+            var width: Int32 = 0, height: Int32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            let probe = data.withUnsafeBytes { raw in
+                ccodec_jpeg_probe(raw.baseAddress, raw.count, &width, &height, &message, message.count)
+            }
+            let decoded = decodeJPEG(data, need: 16, 16)
+            // Then both fail with libjpeg's message instead of crashing
+            #expect(probe == -1)
+            #expect(decoded.rc == -1)
+            #expect(!decoded.message.isEmpty)
+        }
+    }
+
     @Test("JPEG: a header over the pixel cap is refused before decoding")
     func jpegPixelCap() throws {
         // Given a small JPEG whose frame header (SOF) claims 60000 x 50000 pixels
