@@ -19,6 +19,9 @@ enum RenderCommand {
         }
         let capabilities = pixelCapabilities(options: options, environment: environment)
         if capabilities.pixels != .halfblock {
+            // A protocol forced inside tmux without passthrough: drawn as asked, with the reason
+            // nothing may show (as the full view's status line says it).
+            if let hint = capabilities.pixelsHint { Output.err("vitrine: \(hint)\n") }
             try runPixels(url: url, argument: argument, options: options, capabilities: capabilities)
             return
         }

@@ -64,6 +64,20 @@ class DoctorInTmuxTests(E2ETestCase):
         # Nothing of the dropped escapes reaches the pane
         self.assertIsNone(LEAK.search(term.tmux("capture-pane", "-p", "-t", "e2e")), status)
 
+    def test_forced_pixels_render_says_tmux_drops_them(self):
+        # Given render with --pixels kitty forced inside tmux, allow-passthrough off
+        hint = "vitrine: tmux drops kitty graphics (set -g allow-passthrough on)"
+        term = self.launch(["render", str(PHOTO), "--pixels", "kitty", "--size", "16x6"], before="START")
+        lines = term.wait_for(lambda l: any(x.startswith("EXITED=") for x in l), 10, "render to exit")
+        text = "".join(lines)
+        # Then it still exits 0 (the protocol is kept: a tmux may draw it) and says why nothing shows
+        self.assertIn("EXITED=0", text)
+        self.assertIn(hint, text)
+        # And with half blocks (nothing forced) it says nothing of the kind
+        term = self.launch(["render", str(PHOTO), "--size", "16x6"], before="START")
+        lines = term.wait_for(lambda l: any(x.startswith("EXITED=") for x in l), 10, "render to exit")
+        self.assertNotIn("tmux drops", "".join(lines))
+
     def test_probe_costs_one_round_trip_not_the_deadline(self):
         # tmux answers DA1 at once: doctor reports the time the answers took
         term = self.launch(["doctor"])
