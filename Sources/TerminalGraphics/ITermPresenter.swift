@@ -9,7 +9,7 @@ import TerminalUI
 /// <base64 of the file> BEL`. The file is a PNG encoded by libpng (lossless: RGB when opaque,
 /// RGBA with alpha otherwise; ``PNG/encodeFast(_:opaque:)``), or, for an opaque pan or zoom
 /// step while keys come (``PictureEncoder/itermJPEG``), a JPEG by libjpeg-turbo
-/// (``JPEG/encode(_:quality:)``); the full view sends the PNG once the keys stop.
+/// (``JPEG/encode(_:quality:subsample:fastDCT:)``); the full view sends the PNG once the keys stop.
 ///
 /// The terminal scales the picture to `width` x `height` pixels; the image is decoded at that
 /// size, so nothing is rescaled. Like sixel, the picture lives in the cells: ``remove(from:)``
@@ -37,12 +37,12 @@ public struct ITermPresenter: ImagePresenter {
 
     /// The inline-image sequence for `image` (`OSC 1337 ; File=… : base64 BEL`), not wrapped;
     /// nil when the encoder fails. `opaque`: whether every alpha is 255 (nil: looked up).
-    /// `jpeg`: an opaque picture goes as a JPEG (``JPEG/encode(_:quality:)`` at
-    /// ``JPEG/panQuality``, a pan or zoom step's payload: a fraction of the PNG's time and
+    /// `jpeg`: an opaque picture goes as a JPEG (``JPEG/encode(_:quality:subsample:fastDCT:)`` at
+    /// ``JPEG/panQuality``, 4:2:0; a pan or zoom step's payload: a fraction of the PNG's time and
     /// bytes); a picture with alpha is a PNG whatever `jpeg` says.
     static func sequence(_ image: RGBAImage, opaque: Bool? = nil, jpeg: Bool = false) -> [UInt8]? {
         let opaque = opaque ?? KittyPresenter.isOpaque(image)
-        let file = jpeg && opaque ? JPEG.encode(image, quality: JPEG.panQuality) : PNG.encodeFast(image, opaque: opaque)
+        let file = jpeg && opaque ? JPEG.encode(image, quality: JPEG.panQuality, subsample: JPEG.panSubsample) : PNG.encodeFast(image, opaque: opaque)
         guard let file else { return nil }
         var sequence = Array(
             "\u{1B}]1337;File=inline=1;size=\(file.count);width=\(image.width)px;height=\(image.height)px;preserveAspectRatio=0:"
@@ -112,11 +112,14 @@ public enum PNG {
 /// JPEG through libjpeg-turbo's compressor (the CImageCodecs shim, `ccodec_jpeg_encode`), for
 /// iTerm2 pan and zoom steps, and its decoder for reading one back.
 public enum JPEG {
-    /// The quality of a pan step's JPEG: 90 (libjpeg's scaled standard tables), 4:4:4, the
-    /// accurate DCT: on a 1200x780 step of the benchmark photo 48 dB PSNR against the step's
-    /// pixels in 0.15x the lossless PNG's bytes, encoded in 6 ms against 53 ms
-    /// (docs/PERFORMANCE.md, "eighth part").
+    /// The quality of a pan step's JPEG: 90 (libjpeg's scaled standard tables), with
+    /// ``panSubsample``'s 4:2:0 chroma and the accurate DCT: on a 1200x780 step of the
+    /// benchmark photo 46.9 dB PSNR against the step's pixels (4:4:4: 48.1 dB) in 0.11x the
+    /// lossless PNG's bytes, encoded in 2.5 ms against 30 ms (docs/PERFORMANCE.md, "eighth part").
     public static let panQuality = 90
+    /// True: a pan step's JPEG halves the chroma both ways (4:2:0), 0.75x the bytes and about
+    /// 0.6x the encode of 4:4:4 for 1.2 dB; the PNG that follows once the keys stop has it whole.
+    public static let panSubsample = true
 
     /// `image`'s pixels as a baseline JPEG file (its alpha ignored: pass opaque pictures),
     /// `quality` 1-100, chroma 4:4:4 unless `subsample` (4:2:0), the accurate integer DCT

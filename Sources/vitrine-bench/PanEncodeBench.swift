@@ -78,7 +78,7 @@ func panEncodeBench(_ arguments: [String]) {
         timed("iTerm2") { iterm.encode(frame).byteCount }
         timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
         timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
-        timed("iTerm2: JPEG step (q\(JPEG.panQuality) 4:4:4, sequence)") { itermJPEG.encode(frame).byteCount }
+        timed("iTerm2: JPEG step (q\(JPEG.panQuality) \(JPEG.panSubsample ? "4:2:0" : "4:4:4"), sequence)") { itermJPEG.encode(frame).byteCount }
         for (quality, subsample, fastDCT) in [(85, false, false), (90, false, false), (90, false, true), (90, true, false), (95, false, false)] {
             let name = "iTerm2: JPEG alone q\(quality) \(subsample ? "4:2:0" : "4:4:4")\(fastDCT ? " fast DCT" : "")"
             timed(name) { JPEG.encode(frame, quality: quality, subsample: subsample, fastDCT: fastDCT)?.count ?? 0 }
