@@ -178,9 +178,11 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
 }
 
 /* Compressor errors: as the decoder's, a longjmp back to ccodec_jpeg_encode. The output
-   buffer is the caller's from the start, sized past any JPEG of the picture (4 bytes a pixel
-   and 64 KiB of headers: libjpeg-turbo's worst case at quality 100, 4:4:4, is under 3 bytes a
-   pixel), so jpeg_mem_dest never replaces it and an error frees exactly it. */
+   buffer is ours from the start, 4 bytes a pixel and 64 KiB: more than a JPEG of the picture
+   needs below quality 100 (a pan step at 90 is 0.1-0.4 bytes a pixel); random noise at 100,
+   4:4:4 measured 4.1, and past the buffer jpeg_mem_dest moves the output to a larger one of its
+   own (malloc'd: returned instead, ours freed). An error frees ours; one raised after such a
+   move would leave libjpeg's copy unfreed (only out of memory can raise one mid-way). */
 int ccodec_jpeg_encode(const unsigned char *pixels, int width, int height, int quality,
                        int subsample, int fast_dct, unsigned char **out, size_t *out_len) {
     *out = NULL;
@@ -191,21 +193,23 @@ int ccodec_jpeg_encode(const unsigned char *pixels, int width, int height, int q
     unsigned long capacity = (unsigned long)width * (unsigned long)height * 4 + 65536;
     unsigned char *const buffer = malloc(capacity);
     if (buffer == NULL) return CCODEC_CORRUPT;
-    /* volatile: changed after setjmp and read after a longjmp. */
-    unsigned char *volatile dest = buffer;
     unsigned long length = capacity;
+    /* As the decoder's: the struct zeroed and the error manager set before setjmp, the
+       compressor created after it (its creation can raise an error too), so every error path
+       longjmps to a set jmp_buf and jpeg_destroy_compress is safe on each. */
+    memset(&cinfo, 0, sizeof cinfo);
     cinfo.err = jpeg_std_error(&jerr.pub);
     jerr.pub.error_exit = on_error;
     jerr.pub.emit_message = on_message;
     jerr.pub.output_message = quiet_output;
     jerr.message[0] = 0;
-    jpeg_create_compress(&cinfo);
+    unsigned char *target = buffer;
     if (setjmp(jerr.jump)) {
         jpeg_destroy_compress(&cinfo);
         free(buffer);
         return CCODEC_CORRUPT;
     }
-    unsigned char *target = buffer;
+    jpeg_create_compress(&cinfo);
     jpeg_mem_dest(&cinfo, &target, &length);
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
@@ -228,13 +232,12 @@ int ccodec_jpeg_encode(const unsigned char *pixels, int width, int height, int q
         jpeg_write_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_compress(&cinfo);
-    dest = target;
     jpeg_destroy_compress(&cinfo);
-    if (dest != buffer) {
+    if (target != buffer) {
         /* Cannot happen with this capacity; if it did, the library's copy is the output. */
         free(buffer);
     }
-    *out = dest;
+    *out = target;
     *out_len = (size_t)length;
     return CCODEC_OK;
 }

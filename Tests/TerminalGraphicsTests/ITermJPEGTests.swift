@@ -124,4 +124,18 @@ struct ITermJPEGTests {
         #expect(JPEG.encode(RGBAImage(width: 65_501, height: 1, pixels: [UInt8](repeating: 255, count: 65_501 * 4)), quality: 90) == nil)
         #expect(JPEG.decode([0xFF, 0xD8, 0xFF]) == nil)
     }
+
+    @Test("a JPEG larger than the encoder's first buffer (noise at quality 100, 4:4:4: over 4 bytes a pixel) comes back whole")
+    func outgrowsBuffer() throws {
+        var generator = SystemRandomNumberGenerator()
+        let side = 800
+        var pixels = (0..<(side * side * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
+        let image = RGBAImage(width: side, height: side, pixels: pixels)
+        let jpeg = try #require(JPEG.encode(image, quality: 100))
+        #expect(jpeg.count > side * side * 4 + 65_536, "\(jpeg.count) bytes: the buffer was not outgrown")
+        #expect(jpeg.suffix(2) == [0xFF, 0xD9])
+        let decoded = try #require(JPEG.decode(jpeg))
+        #expect(psnr(image, decoded) > 30)
+    }
 }
