@@ -127,10 +127,16 @@ struct ITermJPEGTests {
 
     @Test("a JPEG larger than the encoder's first buffer (noise at quality 100, 4:4:4: over 4 bytes a pixel) comes back whole")
     func outgrowsBuffer() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Noise from xorshift64, 8 bytes a step (a debug build's UInt8.random took seconds).
         let side = 800
-        var pixels = (0..<(side * side * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 }
+        var pixels = [UInt8](repeating: 255, count: side * side * 4)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in stride(from: 0, to: pixels.count, by: 8) {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            for k in 0..<8 where k % 4 != 3 { pixels[i + k] = UInt8(truncatingIfNeeded: state >> (8 * UInt64(k))) }
+        }
         let image = RGBAImage(width: side, height: side, pixels: pixels)
         let jpeg = try #require(JPEG.encode(image, quality: 100))
         #expect(jpeg.count > side * side * 4 + 65_536, "\(jpeg.count) bytes: the buffer was not outgrown")
