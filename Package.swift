@@ -103,7 +103,7 @@ let package = Package(
         // Image presenters (kitty graphics, sixel, iTerm2, half blocks) and the zoom/pan model.
         .target(
             name: "TerminalGraphics",
-            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG"],
+            dependencies: ["TerminalUI", "HalfBlock", "CSixel", "CPNG", "CImageCodecs"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

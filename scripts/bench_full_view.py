@@ -309,7 +309,7 @@ def main():
     bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
     print("One pan step at 1:1 (l / h alternately), key to the last byte (ms); A = %s%s:" % (
         args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
-    steps, status = {}, {}
+    steps, status, sizes, kinds, settles = {}, {}, {}, {}, {}
     for p in protocols:
         # Both builds alive, their steps interleaved.
         browsers = {}
@@ -330,7 +330,14 @@ def main():
                 if p == "halfblock":
                     steps.setdefault((p, name), []).append(b.timed_quiet(key))
                 else:
+                    start = len(b.buf)
                     steps.setdefault((p, name), []).append(b.timed(key, picture_end(p), timeout=10))
+                    sizes.setdefault((p, name), []).append(len(b.buf) - start)
+                    if p == "iterm":
+                        # The step's file: a JPEG's base64 starts "/9j/", a PNG's "iVBO".
+                        at = b.buf.find(b"\x1b]1337;File=", start)
+                        colon = b.buf.find(b":", at)
+                        kinds.setdefault((p, name), []).append(bytes(b.buf[colon + 1:colon + 5]))
                 if not b.alive():
                     raise RuntimeError("the %s browser exited during the pan steps" % p)
         # Keys back to back: each sent once the status line for the last one is drawn.
@@ -338,13 +345,32 @@ def main():
             key = b"l" if i % 2 == 0 else b"h"
             for name, b in browsers.items():
                 status.setdefault((p, name), []).append(b.timed(key, contains(b"\x1b[40;"), timeout=10))
+        # iTerm2 with JPEG steps: key to the lossless PNG that follows once the keys stop (the
+        # second picture after the key), one key at a time.
+        for name, b in browsers.items():
+            if p != "iterm" or b"/9j/" not in kinds.get((p, name), []):
+                continue
+            for i in range(args.runs):
+                time.sleep(0.5)
+                b.drain()
+                settles.setdefault((p, name), []).append(
+                    b.timed(b"l" if i % 2 == 0 else b"h", picture_end(p, 2), timeout=10))
         for b in browsers.values():
             b.drain()
             b.close()
+    for (p, name), xs in settles.items():
+        print("  %-9s %s  key to the lossless PNG after one step: p50 %6.1f  p99 %6.1f  (n=%d)" % (
+            p, name, statistics.median(xs), p99(xs), len(xs)))
     for (p, name), xs in steps.items():
         ys = status[(p, name)]
-        print("  %-9s %s  step p50 %6.1f  p99 %6.1f   key to status line p50 %6.1f  p99 %6.1f  (n=%d)" % (
-            p, name, statistics.median(xs), p99(xs), statistics.median(ys), p99(ys), len(xs)))
+        extra = ""
+        if (p, name) in sizes:
+            extra = "  bytes p50 %d" % statistics.median(sizes[(p, name)])
+        if (p, name) in kinds:
+            k = kinds[(p, name)]
+            extra += "  JPEG %d / PNG %d steps" % (k.count(b"/9j/"), k.count(b"iVBO"))
+        print("  %-9s %s  step p50 %6.1f  p99 %6.1f   key to status line p50 %6.1f  p99 %6.1f  (n=%d)%s" % (
+            p, name, statistics.median(xs), p99(xs), statistics.median(ys), p99(ys), len(xs), extra))
     print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
 
 if __name__ == "__main__":

@@ -48,11 +48,16 @@ public struct PictureEncoder: Sendable {
     /// step, several times faster than libsixel); false, through libsixel whole (Atkinson
     /// diffusion).
     public var fastSixel: Bool
+    /// iTerm2 only: true, an opaque picture goes as a JPEG (``JPEG/panQuality``: a pan or zoom
+    /// step while keys come, several times faster and smaller than the PNG); false, and for a
+    /// picture with alpha, as the lossless PNG.
+    public var itermJPEG: Bool
 
-    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, fastSixel: Bool = false) {
+    public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, fastSixel: Bool = false, itermJPEG: Bool = false) {
         self.pixelProtocol = pixelProtocol
         self.context = context
         self.fastSixel = fastSixel
+        self.itermJPEG = itermJPEG
     }
 
     /// `image` encoded for the protocol (an empty sequence when libsixel or libpng fails: the
@@ -68,7 +73,7 @@ public struct PictureEncoder: Sendable {
                 ?? SixelPresenter.encode(image, background: context.background)
             payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
         case .iterm:
-            payload = .sequence(ITermPresenter.sequence(image, opaque: opaque).map { context.wrap($0) } ?? [])
+            payload = .sequence(ITermPresenter.sequence(image, opaque: opaque, jpeg: itermJPEG).map { context.wrap($0) } ?? [])
         case .kitty:
             // Keys left empty: the first command's header starts ",q=2"; the keys go in front
             // of it when the picture is placed (KittyPresenter.transmit).

@@ -2,7 +2,7 @@
 // for sixel and iTerm2 (docs/PERFORMANCE.md, "The browser's full view", sixth part), in 120x40
 // cells of 10x20 pixels (1200x780 a picture), each way interleaved step by step: libsixel (the
 // fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
-// kept), and the iTerm2 sequences. `--dump DIR`
+// kept), and the iTerm2 sequences (PNG, and JPEG at several settings). `--dump DIR`
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture).
 import Foundation
@@ -36,6 +36,7 @@ func panEncodeBench(_ arguments: [String]) {
     let context = PresenterContext(cellWidth: 10, cellHeight: 20)
     let fast = PictureEncoder(.sixel, context: context, fastSixel: true)
     let iterm = PictureEncoder(.iterm, context: context)
+    let itermJPEG = PictureEncoder(.iterm, context: context, itermJPEG: true)
     var times: [String: [Double]] = [:]
     var bytes: [String: [Int]] = [:]
     let clock = ContinuousClock()
@@ -77,6 +78,15 @@ func panEncodeBench(_ arguments: [String]) {
         timed("iTerm2") { iterm.encode(frame).byteCount }
         timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
         timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
+        timed("iTerm2: JPEG step (q\(JPEG.panQuality) \(JPEG.panSubsample ? "4:2:0" : "4:4:4"), sequence)") { itermJPEG.encode(frame).byteCount }
+        for (quality, subsample, fastDCT) in [(85, false, false), (90, false, false), (90, false, true), (90, true, false), (95, false, false)] {
+            let name = "iTerm2: JPEG alone q\(quality) \(subsample ? "4:2:0" : "4:4:4")\(fastDCT ? " fast DCT" : "")"
+            timed(name) { JPEG.encode(frame, quality: quality, subsample: subsample, fastDCT: fastDCT)?.count ?? 0 }
+            if n == 0, let dump, let jpeg = JPEG.encode(frame, quality: quality, subsample: subsample, fastDCT: fastDCT) {
+                _ = FileManager.default.createFile(
+                    atPath: dump + "/q\(quality)-\(subsample ? "420" : "444")\(fastDCT ? "-fast" : "").jpg", contents: Data(jpeg))
+            }
+        }
         if firstPalette == nil { firstPalette = SixelPalette(choosingFor: frame, background: background) }
         if let palette = firstPalette {
             timed("sixel: the first step's palette kept") { palette.encode(frame, background: background).count }

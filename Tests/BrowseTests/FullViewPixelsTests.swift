@@ -296,3 +296,85 @@ struct FullViewPixelsTests {
         #expect(h.loader.requested.last!.width == 160 && h.loader.requested.last!.height == 92)
     }
 }
+
+extension FullViewPixelsTests {
+    /// The file in the iTerm2 sequence in `text` (base64 decoded), nil when there is none.
+    func itermFile(in text: String) -> [UInt8]? {
+        guard let start = text.range(of: "\u{1B}]1337;File="), let colon = text[start.upperBound...].firstIndex(of: ":"),
+            let bell = text[colon...].firstIndex(of: "\u{07}")
+        else { return nil }
+        return Data(base64Encoded: String(text[text.index(after: colon)..<bell])).map { [UInt8]($0) }
+    }
+
+    @Test("iTerm2: zoom and pan steps go as JPEG; 250 ms after the last (injected clock) the same cells get the lossless PNG, drawn over, once")
+    func itermSettles() throws {
+        let h = harness(.iterm)
+        let view = openAndLoad(h)
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        // The fit, at rest: a PNG, and no wake-up asked.
+        let fit = try #require(itermFile(in: turn(h).after))
+        #expect(fit.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(h.app.frameDue == nil)
+        // 1:1 and a pan step 100 ms later: JPEGs; the settle moves with each step.
+        h.app.handle(.character("="))
+        #expect(try #require(itermFile(in: turn(h).after)).starts(with: [0xFF, 0xD8]))
+        #expect(h.app.frameDue == start + ImageView.settleDelay)
+        now = start + .milliseconds(100)
+        h.app.handle(.character("l"))
+        let step = turn(h)
+        let jpeg = try #require(itermFile(in: step.after))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+        let due = try #require(h.app.frameDue)
+        #expect(due == now + ImageView.settleDelay)
+        // Before it is due nothing changes.
+        h.app.advanceFrames(now: due - .milliseconds(1))
+        #expect(turn(h) == ("", ""))
+        // Due: the same picture as a PNG, over the JPEG (no blank first), the same pixels within JPEG's loss.
+        h.app.advanceFrames(now: due)
+        let settled = turn(h)
+        #expect(settled.before.isEmpty)
+        #expect(!settled.after.contains("X\u{1B}"))
+        let png = try #require(itermFile(in: settled.after))
+        let lossless = try #require(PNG.decode(png))
+        let lossy = try #require(JPEG.decode(jpeg))
+        #expect(lossless.width == 800 && lossless.height == 460)
+        // PSNR over the RGB channels (TestSupport's is not linked into this target).
+        var sum = 0.0
+        for i in 0..<(800 * 460) {
+            for c in 0..<3 {
+                let d = Double(lossless.pixels[4 * i + c]) - Double(lossy.pixels[4 * i + c])
+                sum += d * d
+            }
+        }
+        let score = 10 * log10(255 * 255 / max(1e-9, sum / Double(800 * 460 * 3)))
+        #expect(score > 40, "PSNR \(score) dB")
+        // (This flat gradient's PNG is smaller than its JPEG: rows repeat, Up filters them to
+        // zeros. A photo's JPEG is the smaller: ITermJPEGTests.)
+        #expect(h.app.frameDue == nil)
+        // Once: nothing more is sent, not even after another due time.
+        h.app.advanceFrames(now: due + .seconds(1))
+        #expect(turn(h) == ("", ""))
+        // A step then the next item: the settle is dropped with the old picture.
+        h.app.handle(.character("h"))
+        _ = turn(h)
+        #expect(h.app.frameDue != nil)
+        h.app.handle(.character("n"))
+        #expect(h.app.frameDue == nil)
+    }
+
+    @Test("sixel and kitty pan steps ask for no settle wake-up")
+    func noSettleElsewhere() {
+        for p in [PixelProtocol.sixel, .kitty] {
+            let h = harness(p)
+            _ = openAndLoad(h)
+            _ = turn(h)
+            h.app.handle(.character("="))
+            _ = turn(h)
+            h.app.handle(.character("l"))
+            _ = turn(h)
+            #expect(h.app.frameDue == nil, "\(p)")
+        }
+    }
+}

@@ -95,7 +95,19 @@ public final class ImageView: BrowseView {
         var generation: Int
         var preview: Bool
         var frame: Int
+        /// iTerm2: the lossy picture of a zoom or pan step while keys come (a JPEG), not the
+        /// lossless one sent once they stop (``settleDue``).
+        var lossy = false
     }
+    /// iTerm2: when the keys have stopped long enough for the lossless PNG of the picture
+    /// (``settleDelay`` after the last zoom or pan step; until then each step goes as a JPEG);
+    /// nil when the picture shown is the lossless one. The wiring wakes at ``frameDue``.
+    private var settleDue: ContinuousClock.Instant?
+    /// How long after the last zoom or pan step the iTerm2 picture goes lossless: 250 ms, longer
+    /// than a key repeat's interval (30-100 ms) and most taps' (docs/PERFORMANCE.md, "eighth part").
+    public static let settleDelay = Duration.milliseconds(250)
+    /// The time for the settle timer (tests inject theirs).
+    var clock: () -> ContinuousClock.Instant = { .now }
     /// kitty's pan region (``Viewport/panRegion(maxPixels:)``): a part of the image larger than
     /// the area, sent once as one image, of which each pan step inside it places another part
     /// (a source rectangle, a few dozen bytes) instead of sending the pixels again. `basis`
@@ -218,6 +230,7 @@ public final class ImageView: BrowseView {
         grid = nil
         generation += 1
         viewport = nil
+        settleDue = nil
         let entry = model.items[item.index]
         guard let url = entry.imageURL ?? entry.thumbnailURL else {
             phase = .noImage
@@ -320,12 +333,19 @@ public final class ImageView: BrowseView {
     /// then.
     public var frameDue: ContinuousClock.Instant? {
         guard case .loaded = phase else { return nil }
-        return schedule?.due
+        guard let settleDue else { return schedule?.due }
+        return min(schedule?.due ?? settleDue, settleDue)
     }
 
     /// Moves the animation to the frame due at `now`; true when it changed (the image area is
     /// to be redrawn, nothing else).
+    /// An iTerm2 picture whose keys have stopped (``settleDue`` passed) goes lossless the same
+    /// way: true, and the next draw asks for its PNG.
     public func advanceFrame(now: ContinuousClock.Instant) -> Bool {
+        if let due = settleDue, due <= now {
+            settleDue = nil
+            return true
+        }
         guard case .loaded = phase, schedule != nil else { return false }
         return schedule!.advance(to: now)
     }
@@ -378,6 +398,7 @@ public final class ImageView: BrowseView {
         }
         guard v != before else { return .none }
         viewport = v
+        if presenter is ITermPresenter { settleDue = clock() + Self.settleDelay }
         grid = nil
         generation += 1
         requestDetailIfNeeded(image, scale: v.scale)
@@ -487,6 +508,8 @@ public final class ImageView: BrowseView {
         if presenter is SixelPresenter, !key.preview, schedule == nil, let viewport, viewport.zoom != .fit {
             encoder.fastSixel = true
         }
+        // iTerm2, a zoom or pan step while keys come: a JPEG (an opaque picture), the PNG later.
+        if presenter is ITermPresenter, key.lossy { encoder.itermJPEG = true }
         return encoder
     }
 
@@ -837,7 +860,9 @@ public final class ImageView: BrowseView {
     /// Identifies the picture drawn.
     private var pictureKey: PictureKey {
         let preview = shownImage?.isPreview == true
-        return PictureKey(item: item, generation: generation, preview: preview, frame: preview ? 0 : frameIndex)
+        return PictureKey(
+            item: item, generation: generation, preview: preview, frame: preview ? 0 : frameIndex,
+            lossy: settleDue != nil && !preview)
     }
 
     /// The bytes that take the picture off the screen (the view is left, covered by the help,

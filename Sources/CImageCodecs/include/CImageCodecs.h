@@ -76,6 +76,16 @@ int ccodec_png_rows_next(ccodec_png_rows *rows, unsigned char *row, size_t rowle
                          size_t errlen);
 void ccodec_png_rows_close(ccodec_png_rows *rows);
 
+/* Encodes opaque 8-bit RGBA pixels (width x height, row-major; the alpha byte is ignored) as a
+   baseline JFIF JPEG with libjpeg-turbo's compressor: `quality` 1-100 (libjpeg's scaled
+   standard tables), `subsample` 0 for 4:4:4 chroma or 1 for 4:2:0, `fast_dct` 1 for the fast
+   integer forward DCT (JDCT_IFAST) or 0 for the accurate one (JDCT_ISLOW), Huffman tables
+   the standard ones (no optimisation pass). *out is malloc'd (free it with ccodec_free),
+   *out_len its bytes. Returns CCODEC_OK, or CCODEC_CORRUPT (libjpeg's error, out of memory,
+   a side over 65,500 or not positive). */
+int ccodec_jpeg_encode(const unsigned char *pixels, int width, int height, int quality,
+                       int subsample, int fast_dct, unsigned char **out, size_t *out_len);
+
 /* Frees ccodec_image.pixels. */
 void ccodec_free(void *pixels);
 
