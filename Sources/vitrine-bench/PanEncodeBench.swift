@@ -54,6 +54,7 @@ func panEncodeBench(_ arguments: [String]) {
             print("frame \(frame.width)x\(frame.height)")
             FileManager.default.createFile(atPath: dump + "/libsixel.six", contents: Data(SixelPresenter.encode(frame, background: background)))
             if let palette = SixelPalette(choosingFor: frame, background: background) {
+                FileManager.default.createFile(atPath: dump + "/palette.rgb", contents: Data(palette.colors))
                 for amplitude in [0, 8, 16, 24, 32] {
                     FileManager.default.createFile(
                         atPath: dump + "/fixed-\(amplitude).six",
