@@ -325,19 +325,91 @@ public final class SixelPalette: Sendable {
             let rows = min(6, h - y0)
             let band = index.baseAddress! + y0 * w
             var n = 0
-            for x in 0..<w {
-                // Each new colour in the column collects the rows equal to it.
-                var seen: UInt32 = 0
-                let column = UInt32(x) << 6
-                for i in 0..<rows where seen & (1 << i) == 0 {
-                    let c = band[i * w + x]
-                    var mask: UInt32 = 1 << i
-                    for j in (i + 1)..<max(i + 1, rows) where band[j * w + x] == c { mask |= 1 << j }
+            if rows == 6 {
+                // A whole band (all but maybe the last): the six rows compared directly.
+                let row0 = band, row1 = band + w, row2 = band + 2 * w, row3 = band + 3 * w, row4 = band + 4 * w
+                let row5 = band + 5 * w
+                for x in 0..<w {
+                    let c0 = row0[x], c1 = row1[x], c2 = row2[x], c3 = row3[x], c4 = row4[x], c5 = row5[x]
+                    let column = UInt32(truncatingIfNeeded: x) << 6
+                    var seen: UInt32 = 0
+                    var mask: UInt32 = 1
+                    if c1 == c0 { mask |= 2 }
+                    if c2 == c0 { mask |= 4 }
+                    if c3 == c0 { mask |= 8 }
+                    if c4 == c0 { mask |= 16 }
+                    if c5 == c0 { mask |= 32 }
                     seen |= mask
-                    entryColour[n] = c
+                    entryColour[n] = c0
                     entry[n] = column | mask
-                    count[Int(c)] += 1
-                    n += 1
+                    count[Int(c0)] &+= 1
+                    n &+= 1
+                    if seen & 2 == 0 {
+                        var mask: UInt32 = 2
+                        if c2 == c1 { mask |= 4 }
+                        if c3 == c1 { mask |= 8 }
+                        if c4 == c1 { mask |= 16 }
+                        if c5 == c1 { mask |= 32 }
+                        seen |= mask
+                        entryColour[n] = c1
+                        entry[n] = column | mask
+                        count[Int(c1)] &+= 1
+                        n &+= 1
+                    }
+                    if seen & 4 == 0 {
+                        var mask: UInt32 = 4
+                        if c3 == c2 { mask |= 8 }
+                        if c4 == c2 { mask |= 16 }
+                        if c5 == c2 { mask |= 32 }
+                        seen |= mask
+                        entryColour[n] = c2
+                        entry[n] = column | mask
+                        count[Int(c2)] &+= 1
+                        n &+= 1
+                    }
+                    if seen & 8 == 0 {
+                        var mask: UInt32 = 8
+                        if c4 == c3 { mask |= 16 }
+                        if c5 == c3 { mask |= 32 }
+                        seen |= mask
+                        entryColour[n] = c3
+                        entry[n] = column | mask
+                        count[Int(c3)] &+= 1
+                        n &+= 1
+                    }
+                    if seen & 16 == 0 {
+                        var mask: UInt32 = 16
+                        if c5 == c4 { mask |= 32 }
+                        seen |= mask
+                        entryColour[n] = c4
+                        entry[n] = column | mask
+                        count[Int(c4)] &+= 1
+                        n &+= 1
+                    }
+                    if seen & 32 == 0 {
+                        var mask: UInt32 = 32
+                        seen |= mask
+                        entryColour[n] = c5
+                        entry[n] = column | mask
+                        count[Int(c5)] &+= 1
+                        n &+= 1
+                    }
+                }
+            } else {
+                for x in 0..<w {
+                    // Each new colour in the column collects the rows equal to it.
+                    var seen: UInt32 = 0
+                    let column = UInt32(x) << 6
+                    for i in 0..<rows where seen & (1 << i) == 0 {
+                        let c = band[i * w + x]
+                        var mask: UInt32 = 1 << i
+                        for j in (i + 1)..<max(i + 1, rows) where band[j * w + x] == c { mask |= 1 << j }
+                        seen |= mask
+                        entryColour[n] = c
+                        entry[n] = column | mask
+                        count[Int(c)] += 1
+                        n += 1
+                    }
                 }
             }
             var colours = 0
@@ -358,18 +430,20 @@ public final class SixelPalette: Sendable {
                 count[c] += 1
             }
             for c in 0..<256 { count[c] = 0 }
-            // The colour with the most entries first (ties: the lower index).
-            var passes = UnsafeMutableBufferPointer(start: order, count: colours)
-            passes.sort { a, b in
-                let ea = start[a + 1] - start[a], eb = start[b + 1] - start[b]
-                return ea != eb ? ea > eb : a < b
+            // The colour with the most entries first (ties: the lower index): sort keys of
+            // (inverted entries) << 8 | colour, ascending.
+            for i in 0..<colours {
+                let c = order[i]
+                order[i] = (0xFFFF - Int(start[c + 1] - start[c])) << 8 | c
             }
+            var passes = UnsafeMutableBufferPointer(start: order, count: colours)
+            passes.sort()
             pending.update(repeating: UInt8((1 << rows) - 1), count: w)
             // At most: per entry two runs flushed (`!NNNN?` and `!NNNNc`, 7 bytes each), per
             // colour `$#NNN` and its last run.
             out.reserve(n * 14 + 256 * 12 + 1)
             for pass in 0..<colours {
-                let c = order[pass]
+                let c = order[pass] & 255
                 if pass > 0 { out.append(UInt8(ascii: "$")) }
                 out.append(UInt8(ascii: "#"))
                 out.appendNumber(c)
@@ -462,8 +536,30 @@ private struct ByteWriter {
     /// or a colour index).
     @inline(__always)
     mutating func appendNumber(_ n: Int) {
-        if n >= 10 { appendNumber(n / 10) }
-        append(UInt8(ascii: "0") + UInt8(n % 10))
+        if n < 10 {
+            append(48 &+ UInt8(truncatingIfNeeded: n))
+        } else if n < 100 {
+            append(48 &+ UInt8(truncatingIfNeeded: n / 10))
+            append(48 &+ UInt8(truncatingIfNeeded: n % 10))
+        } else if n < 1000 {
+            append(48 &+ UInt8(truncatingIfNeeded: n / 100))
+            append(48 &+ UInt8(truncatingIfNeeded: n / 10 % 10))
+            append(48 &+ UInt8(truncatingIfNeeded: n % 10))
+        } else {
+            appendDigits(n)
+        }
+    }
+
+    /// The decimal digits of `n` (1000 or more), kept out of line.
+    @inline(never)
+    mutating func appendDigits(_ n: Int) {
+        var digits: [UInt8] = []
+        var v = n
+        while v > 0 {
+            digits.append(48 &+ UInt8(truncatingIfNeeded: v % 10))
+            v /= 10
+        }
+        for d in digits.reversed() { append(d) }
     }
 
     /// `run` copies of the sixel character `ch`, as `!run ch` from four on.
