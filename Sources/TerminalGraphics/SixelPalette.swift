@@ -387,10 +387,8 @@ public final class SixelPalette: Sendable {
                         n &+= 1
                     }
                     if seen & 32 == 0 {
-                        var mask: UInt32 = 32
-                        seen |= mask
                         entryColour[n] = c5
-                        entry[n] = column | mask
+                        entry[n] = column | 32
                         count[Int(c5)] &+= 1
                         n &+= 1
                     }
