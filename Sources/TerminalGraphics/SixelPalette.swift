@@ -289,9 +289,10 @@ public final class SixelPalette: Sendable {
     /// ``gapFillLimit`` columns is painted over the same way. Runs get longer and gaps fewer:
     /// the first pass is one run across the band; the picture decodes to the same pixels as
     /// with each colour drawing its own pixels only, in about 0.8x of the bytes (a 1200x780
-    /// photo step: 521 KB against 648 KB with the 8-level dither; 339 KB against 430 KB with
-    /// none). The idea is the "overdraw" of sixel encoders that sort colours by use; the
-    /// choice of characters is Vitrine's own.
+    /// photo step: 520 KB against 648 KB with the 8-level dither, 337 KB against 430 KB with
+    /// none; docs/PERFORMANCE.md, "eighth part, sixel"). It rests on the format's rule that a
+    /// set bit paints over what an earlier colour drew (VT330/VT340 Programmer Reference); the
+    /// order and the choice of characters are Vitrine's own.
     private static func encodeBandRange(
         _ index: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Range<Int>
     ) -> [UInt8] {
