@@ -86,17 +86,24 @@ public struct SixelPresenter: ImagePresenter {
     /// terminals blend).
     static func composite(_ image: RGBAImage, over background: RGB) -> [UInt8] {
         let count = image.width * image.height
-        var rgb = [UInt8](repeating: 0, count: count * 3)
-        let bg = [UInt32(background.r), UInt32(background.g), UInt32(background.b)]
-        image.pixels.withUnsafeBufferPointer { src in
-            for i in 0..<count {
-                let a = UInt32(src[4 * i + 3])
-                for c in 0..<3 {
-                    let v = UInt32(src[4 * i + c])
-                    rgb[3 * i + c] = a == 255 ? UInt8(v) : UInt8((v * a + bg[c] * (255 - a) + 127) / 255)
+        let bg = (UInt32(background.r), UInt32(background.g), UInt32(background.b))
+        return [UInt8](unsafeUninitializedCapacity: count * 3) { rgb, initialized in
+            image.pixels.withUnsafeBufferPointer { src in
+                guard let s = src.baseAddress, let d = rgb.baseAddress else { return }
+                for i in 0..<count {
+                    let r = UInt32(s[4 * i]), g = UInt32(s[4 * i + 1]), b = UInt32(s[4 * i + 2]), a = UInt32(s[4 * i + 3])
+                    if a == 255 {
+                        d[3 * i] = UInt8(truncatingIfNeeded: r)
+                        d[3 * i + 1] = UInt8(truncatingIfNeeded: g)
+                        d[3 * i + 2] = UInt8(truncatingIfNeeded: b)
+                    } else {
+                        d[3 * i] = UInt8(truncatingIfNeeded: (r * a + bg.0 * (255 - a) + 127) / 255)
+                        d[3 * i + 1] = UInt8(truncatingIfNeeded: (g * a + bg.1 * (255 - a) + 127) / 255)
+                        d[3 * i + 2] = UInt8(truncatingIfNeeded: (b * a + bg.2 * (255 - a) + 127) / 255)
+                    }
                 }
             }
+            initialized = count * 3
         }
-        return rgb
     }
 }

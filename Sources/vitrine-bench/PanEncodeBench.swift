@@ -4,7 +4,8 @@
 // fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
 // kept), and the iTerm2 sequences (PNG, and JPEG at several settings). `--dump DIR`
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
-// scored by ImageMagick outside (the unit tests do the same on a small picture).
+// scored by ImageMagick outside (the unit tests do the same on a small picture). Times are wall
+// and process CPU.
 import Foundation
 import HalfBlock
 import ImagePipeline
@@ -39,10 +40,20 @@ func panEncodeBench(_ arguments: [String]) {
     let itermJPEG = PictureEncoder(.iterm, context: context, itermJPEG: true)
     var times: [String: [Double]] = [:]
     var bytes: [String: [Int]] = [:]
+    // CPU time of the process (all threads) as well: on a loaded machine the wall time
+    // follows the other processes, the CPU time much less.
+    var cpu: [String: [Double]] = [:]
     let clock = ContinuousClock()
+    func processCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1e6 + Double(t.tv_nsec) / 1e3
+    }
     func timed(_ name: String, _ body: () -> Int) {
         var n = 0
+        let before = processCPU()
         times[name, default: []].append(microseconds(clock.measure { n = body() }))
+        cpu[name, default: []].append(processCPU() - before)
         bytes[name, default: []].append(n)
     }
     print("\(path): \(decoded.width)x\(decoded.height) decoded; pan steps at 1:1 in 120x39 cells of 10x20 px; \(steps) steps; ms")
@@ -55,6 +66,7 @@ func panEncodeBench(_ arguments: [String]) {
             print("frame \(frame.width)x\(frame.height)")
             FileManager.default.createFile(atPath: dump + "/libsixel.six", contents: Data(SixelPresenter.encode(frame, background: background)))
             if let palette = SixelPalette(choosingFor: frame, background: background) {
+                FileManager.default.createFile(atPath: dump + "/palette.rgb", contents: Data(palette.colors))
                 for amplitude in [0, 8, 16, 24, 32] {
                     FileManager.default.createFile(
                         atPath: dump + "/fixed-\(amplitude).six",
@@ -75,6 +87,7 @@ func panEncodeBench(_ arguments: [String]) {
         }
         timed("sixel: libsixel") { SixelPresenter.encode(frame, background: background).count }
         timed("sixel: Vitrine (palette a step)") { fast.encode(frame).byteCount }
+        timed("sixel: palette alone (libsixel's median cut)") { SixelPalette(choosingFor: frame, background: background)?.count ?? 0 }
         timed("iTerm2") { iterm.encode(frame).byteCount }
         timed("iTerm2: PNG alone (libpng full API, RGB, Up, Z_RLE 1)") { PNG.encodeFast(frame, opaque: true)?.count ?? 0 }
         timed("iTerm2: PNG alone (simplified API, RGBA, FLAG_FAST, as before)") { PNG.encode(frame)?.count ?? 0 }
@@ -100,10 +113,13 @@ func panEncodeBench(_ arguments: [String]) {
             }
         }
     }
-    print("| encoder | p50 ms | p99 ms | bytes p50 |")
-    print("|---|---|---|---|")
+    print("| encoder | p50 ms | p99 ms | CPU p50 ms | bytes p50 |")
+    print("|---|---|---|---|---|")
     for name in times.keys.sorted() {
-        let t = times[name]!.sorted(), b = bytes[name]!.sorted()
-        print(String(format: "| %@ | %.1f | %.1f | %d |", name, quantile(t, 0.5) / 1000, quantile(t, 0.99) / 1000, b[b.count / 2]))
+        let t = times[name]!.sorted(), c = cpu[name]!.sorted(), b = bytes[name]!.sorted()
+        print(
+            String(
+                format: "| %@ | %.1f | %.1f | %.1f | %d |", name, quantile(t, 0.5) / 1000, quantile(t, 0.99) / 1000,
+                quantile(c, 0.5) / 1000, b[b.count / 2]))
     }
 }

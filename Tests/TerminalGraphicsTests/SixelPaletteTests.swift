@@ -45,6 +45,54 @@ struct SixelPaletteTests {
         #expect(text == "\u{1B}Pq\"1;1;200;6#0;2;0;100;0#0!200~\u{1B}\\")
     }
 
+    @Test("overdraw: the colour with most entries goes first as one run across the band, painting over a one-column gap that a later colour draws")
+    func overdraw() {
+        // Green everywhere but column 50, red: green's pass is `!200~` (over column 50), then
+        // red draws its column.
+        let palette = SixelPalette(colors: [0, 255, 0, 255, 0, 0])
+        var pixels = [UInt8](repeating: 255, count: 200 * 6 * 4)
+        for y in 0..<6 {
+            for x in 0..<200 {
+                let i = 4 * (y * 200 + x)
+                (pixels[i], pixels[i + 1], pixels[i + 2]) = x == 50 ? (255, 0, 0) : (0, 255, 0)
+            }
+        }
+        let text = String(decoding: palette.encode(RGBAImage(width: 200, height: 6, pixels: pixels), background: RGB(0, 0, 0)), as: UTF8.self)
+        #expect(text == "\u{1B}Pq\"1;1;200;6#0;2;0;100;0#1;2;100;0;0#0!200~$#1!50?~\u{1B}\\")
+    }
+
+    @Test("overdraw decodes to the same pixels as each colour drawing only its own (ImageMagick, a dithered 241x163 photo-like picture), in fewer bytes")
+    func overdrawSamePixels() throws {
+        let image = Pictures.smooth(width: 241, height: 163)
+        let palette = try #require(SixelPalette(choosingFor: image, background: RGB(0, 0, 0)))
+        let index = palette.indices(image, background: RGB(0, 0, 0))
+        let ours = palette.encode(image, background: RGB(0, 0, 0))
+        // The plain encoding: per band, each colour's own pixels, one character a column.
+        var plain = Array("\u{1B}Pq\"1;1;241;163".utf8) + palette.definitions
+        for y0 in stride(from: 0, to: 163, by: 6) {
+            if y0 > 0 { plain.append(UInt8(ascii: "-")) }
+            var first = true
+            for c in 0..<palette.count {
+                var row: [UInt8] = []
+                for x in 0..<241 {
+                    var mask = 0
+                    for bit in 0..<min(6, 163 - y0) where index[(y0 + bit) * 241 + x] == c { mask |= 1 << bit }
+                    row.append(UInt8(63 + mask))
+                }
+                guard row.contains(where: { $0 != 63 }) else { continue }
+                if !first { plain.append(UInt8(ascii: "$")) }
+                first = false
+                plain += Array("#\(c)".utf8) + row
+            }
+        }
+        plain += [0x1B, UInt8(ascii: "\\")]
+        let a = try decode(ours), b = try decode(plain)
+        #expect(a.width == 241 && a.height == 163)
+        let differing = (0..<(241 * 163)).filter { a.pixels[4 * $0..<4 * $0 + 4] != b.pixels[4 * $0..<4 * $0 + 4] }.count
+        #expect(differing == 0, "\(differing) pixels differ")
+        #expect(ours.count < plain.count / 2, "\(ours.count) against \(plain.count) bytes")
+    }
+
     @Test("a photo-like picture in the palette chosen for it: PSNR over 30 dB, within 1.5 dB of libsixel's Atkinson")
     func quality() throws {
         // Given a smooth 240x160 picture and the palette libsixel's median cut chooses for it
