@@ -85,8 +85,8 @@ public struct PictureEncoder: Sendable {
             payload = .sequence(ITermPresenter.sequence(image, opaque: opaque).map { context.wrap($0) } ?? [])
         case .kitty where sharedMedium != .direct:
             let bytes = image.width * image.height * 4
-            let object = KittySharedObject(medium: sharedMedium, byteCount: bytes) { out in
-                image.pixels.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(bytes))) }
+            let object = image.pixels.withUnsafeBytes {
+                KittySharedObject(medium: sharedMedium, copying: UnsafeRawBufferPointer(rebasing: $0.prefix(bytes)))
             }
             guard let object else { return PictureEncoder(pixelProtocol, context: context).encode(image) }
             payload = .kittyShared(object)

@@ -43,6 +43,18 @@ func kittyRegionBench(_ arguments: [String]) {
             var presenter = KittyPresenter(context: context)
             bytes[name] = presenter.transmitOnly(picture!).bytes.count
             KittySharedObject.unlinkOutstanding()
+            if name == "shared" {
+                // The object alone: create, size, map, copy the rows, unmap (no opacity scan).
+                let n = cut.width * cut.height * 4
+                times["object: create+copy", default: []].append(microseconds(clock.measure {
+                    _ = KittySharedObject(medium: .sharedMemory, byteCount: n) { out in
+                        cut.pixels.withUnsafeBytes { out.copyMemory(from: $0) }
+                    }
+                }))
+                times["object: write", default: []].append(microseconds(clock.measure {
+                    _ = cut.pixels.withUnsafeBytes { KittySharedObject(medium: .sharedMemory, copying: $0) }
+                }))
+            }
         }
     }
     print("\(path): \(decoded.width)x\(decoded.height); kitty pan regions at 1:1 in 120x39 cells of 10x20 px, "
@@ -54,4 +66,8 @@ func kittyRegionBench(_ arguments: [String]) {
             name as NSString, cut[cut.count / 2] / 1000, enc[enc.count / 2] / 1000, total[total.count / 2] / 1000,
             total.last! / 1000, bytes[name] ?? 0))
     }
+    let object = times["object: create+copy"]!.sorted()
+    let written = times["object: write"]!.sorted()
+    print(String(format: "  shared memory object alone, create to unlink: mmap+memcpy p50 %6.1f, write(2) p50 %6.1f",
+        object[object.count / 2] / 1000, written[written.count / 2] / 1000))
 }

@@ -135,6 +135,25 @@ struct KittyMediumTests {
         }
     }
 
+    @Test("an object made by copying (write(2), no mapping) is the same: mode 0600, the bytes, unlinked if not handed over")
+    func copyingObject() throws {
+        let bytes: [UInt8] = (0..<100_000).map { UInt8($0 % 251) }
+        for medium in [KittyMedium.sharedMemory, .tempFile] {
+            var name = ""
+            do {
+                let object = try #require(bytes.withUnsafeBytes { KittySharedObject(medium: medium, copying: $0) })
+                name = object.name
+                let path = medium == .sharedMemory ? "/dev/shm" + name : name
+                var st = stat()
+                #expect(lstat(path, &st) == 0 && st.st_mode & 0o777 == 0o600 && st.st_size == 100_000)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+            }
+            #expect(!KittySharedObject.exists(medium, name))
+        }
+        let dir = NSTemporaryDirectory() + "vitrine-no-such-dir-\(getpid())"
+        #expect(bytes.withUnsafeBytes { KittySharedObject(medium: .tempFile, copying: $0, directory: dir) } == nil)
+    }
+
     @Test("handed over, an object is the terminal's; those not taken are unlinked by unlinkOutstanding")
     func outstanding() throws {
         KittySharedObject.unlinkOutstanding()
