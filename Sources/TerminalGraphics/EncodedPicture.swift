@@ -26,6 +26,15 @@ public struct EncodedPicture: Sendable {
         case kitty(head: [UInt8], rest: [UInt8])
         /// Half blocks: the pixels themselves (their cells depend on the area).
         case pixels(RGBAImage)
+        /// kitty through shared memory or a temporary file: RGBA (`f=32`) in the object, whose
+        /// name the one command carries (unlinked if the picture is dropped unsent).
+        case kittyShared(KittySharedObject)
+    }
+
+    /// kitty: the medium the payload goes through (`.direct` for every other payload).
+    public var kittyMedium: KittyMedium {
+        if case .kittyShared(let object) = payload { return object.medium }
+        return .direct
     }
 
     /// Bytes held (the payload's size), for the caches that keep pictures.
@@ -34,6 +43,7 @@ public struct EncodedPicture: Sendable {
         case .sequence(let bytes): return bytes.count
         case .kitty(let head, let rest): return head.count + rest.count
         case .pixels(let image): return image.byteCount
+        case .kittyShared(let object): return object.name.utf8.count
         }
     }
 }
@@ -52,6 +62,10 @@ public struct PictureEncoder: Sendable {
     /// step while keys come, several times faster and smaller than the PNG); false, and for a
     /// picture with alpha, as the lossless PNG.
     public var itermJPEG: Bool
+    /// kitty only: put the pixels in an object of this medium (shared memory or a temporary
+    /// file, ``KittySharedObject``: one copy of the rows, no base64) instead of base64 in the
+    /// escapes; `.direct` (the default), or when the object cannot be made, the direct path.
+    public var sharedMedium: KittyMedium = .direct
 
     public init(_ pixelProtocol: PixelProtocol, context: PresenterContext, fastSixel: Bool = false, itermJPEG: Bool = false) {
         self.pixelProtocol = pixelProtocol
@@ -74,6 +88,13 @@ public struct PictureEncoder: Sendable {
             payload = .sequence(sixel.isEmpty ? [] : context.wrap(sixel))
         case .iterm:
             payload = .sequence(ITermPresenter.sequence(image, opaque: opaque, jpeg: itermJPEG).map { context.wrap($0) } ?? [])
+        case .kitty where sharedMedium != .direct:
+            let bytes = image.width * image.height * 4
+            let object = image.pixels.withUnsafeBytes {
+                KittySharedObject(medium: sharedMedium, copying: UnsafeRawBufferPointer(rebasing: $0.prefix(bytes)))
+            }
+            guard let object else { return PictureEncoder(pixelProtocol, context: context).encode(image) }
+            payload = .kittyShared(object)
         case .kitty:
             // Keys left empty: the first command's header starts ",q=2"; the keys go in front
             // of it when the picture is placed (KittyPresenter.transmit).

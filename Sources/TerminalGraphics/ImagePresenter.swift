@@ -113,6 +113,9 @@ public struct PresenterContext: Sendable, Equatable {
     public var tmuxPassthrough: Bool
     /// Colour mode and cell aspect for the half-block presenter.
     public var colorMode: ColorMode
+    /// kitty: the transmission medium the terminal can read (``TerminalCapabilities/kittyMedium``).
+    /// Pan regions go through it (``PictureEncoder/sharedMedium``); other pictures go direct.
+    public var kittyMedium: KittyMedium = .direct
 
     /// The assumed cell when the terminal reports none: 10x20 pixels (xterm's default 'fixed'
     /// font is 6x13, kitty's and VTE's defaults about 9-10 x 18-22).
@@ -136,6 +139,7 @@ public struct PresenterContext: Sendable, Equatable {
             cellHeight: capabilities.cellPixels?.height ?? Self.assumedCell.height,
             background: capabilities.background ?? RGB(0, 0, 0), tmuxPassthrough: capabilities.tmuxPassthrough,
             colorMode: capabilities.colorMode)
+        self.kittyMedium = capabilities.pixels == .kitty ? capabilities.kittyMedium : .direct
     }
 
     /// `image` fitted in `area`'s pixels, aspect kept, never enlarged, at least 1x1.

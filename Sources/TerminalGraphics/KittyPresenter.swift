@@ -92,7 +92,16 @@ public struct KittyPresenter: ImagePresenter {
     /// ``discard(id:)``. No cursor moves: the bytes may go out over many turns, around curses's
     /// frames.
     /// - Returns: the id and the chunked commands, each wrapped for tmux when needed.
+    ///
+    /// A picture in shared memory or a temporary file (``PictureEncoder/sharedMedium``) is one
+    /// command of a few dozen bytes: `a=t,f=32,…,t=s` (or `t=t`) with the object's size (`S=`)
+    /// and its name as the payload; the terminal reads the object and unlinks it.
     public mutating func transmitOnly(_ picture: EncodedPicture) -> (id: UInt32, bytes: [UInt8]) {
+        if case .kittyShared(let object) = picture.payload {
+            let id = takeID()
+            let keys = "a=t,f=32,s=\(picture.width),v=\(picture.height),i=\(id)"
+            return (id, sharedCommand(object, keys: keys))
+        }
         guard case .kitty(let head, let rest) = picture.payload else { return (0, []) }
         let id = takeID()
         let keys = "a=t,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id)"
@@ -164,6 +173,14 @@ public struct KittyPresenter: ImagePresenter {
         return (context.tmuxPassthrough ? context.wrap(first) : first) + rest
     }
 
+    /// The one command that sends `object` (its name in base64) with `keys` in front of the
+    /// medium's, wrapped for tmux when needed; the object is handed to the terminal.
+    private func sharedCommand(_ object: KittySharedObject, keys: String) -> [UInt8] {
+        let name = Base64.encode(object.handOver())
+        let command = KittyGraphics.command("\(keys),t=\(object.medium.key),S=\(object.byteCount),q=2", payload: name[...])
+        return context.wrap(command)
+    }
+
     /// `,x=…,y=…,w=…,h=…` for ``shownSource``, empty without one.
     private var sourceKeys: String {
         guard let r = shownSource else { return "" }
@@ -174,6 +191,14 @@ public struct KittyPresenter: ImagePresenter {
     /// keys (format, size, id, placement, source rectangle) go in front of the first command's
     /// header.
     private mutating func transmit(_ picture: EncodedPicture, in area: CellArea, source: Viewport.PixelRect? = nil) -> [UInt8] {
+        if case .kittyShared(let object) = picture.payload {
+            let id = takeID()
+            shownID = id
+            shownSource = source
+            let keys = "a=T,f=32,s=\(picture.width),v=\(picture.height),i=\(id),p=1\(sourceKeys),C=1"
+            let rows = context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows
+            return Cursor.place(sharedCommand(object, keys: keys), in: area, rows: rows)
+        }
         guard case .kitty(let head, let rest) = picture.payload else { return [] }
         let id = takeID()
         shownID = id

@@ -8,6 +8,7 @@
 //   swift run -c release vitrine-bench zoom IMAGE [--steps N]       (ZoomBench.swift)
 //   swift run -c release vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]
 //                                                           (PanEncodeBench.swift)
+//   swift run -c release vitrine-bench kitty-region IMAGE [--regions N] (KittyRegionBench.swift)
 //                                                           (PipelineBench.swift)
 //   swift run -c release vitrine-bench fetch-thumbnails URL-WITH-{i} [--count N]
 //                                                           (NetworkBench.swift)
@@ -27,6 +28,7 @@ case "fetch-thumbnails": fetchThumbnailsBench(Array(arguments.dropFirst()))
 case "render": renderBench(Array(arguments.dropFirst()))
 case "zoom": zoomBench(Array(arguments.dropFirst()))
 case "pan-encode": panEncodeBench(Array(arguments.dropFirst()))
+case "kitty-region": kittyRegionBench(Array(arguments.dropFirst()))
 case "search": searchBench(Array(arguments.dropFirst()))
 case "-h", "--help":
     print("usage: vitrine-bench [render] [IMAGE] | cache-hit [IMAGE] [--iterations N] [--entries N] | "

@@ -150,4 +150,69 @@ struct KittyTransmissionTests {
         #expect(!terminal.writer.pump() && terminal.stream.count == after)
         #expect(!terminal.text.contains("i=1003,p=1"), "never placed")
     }
+
+    /// The object names (`t=s` payloads, base64) in `text`.
+    func sharedNames(_ text: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: "t=s,S=[0-9]+,q=2;([A-Za-z0-9+/=]+)\u{1B}")
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { m in
+            let b64 = String(text[Range(m.range(at: 1), in: text)!])
+            return String(decoding: Data(base64Encoded: b64) ?? Data(), as: UTF8.self)
+        }
+    }
+
+    @Test("through shared memory a region is one short a=t,t=s command, placed the next turn without slices; q unlinks what the terminal did not take")
+    func sharedMemoryRegions() throws {
+        KittySharedObject.unlinkOutstanding()
+        let posts = Posts()
+        let terminal = SlowTerminal()
+        let h = Harness(count: 3, lines: 11, columns: 40)
+        var context = PictureWorkerTests.context
+        context.kittyMedium = .sharedMemory
+        h.app.pixels = (.kitty, context)
+        h.app.pictureWorker = PictureWorker(post: posts.post)
+        h.app.transmitter = terminal.writer
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        _ = turn(h, terminal)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = turn(h, terminal)
+        try run(posts)
+        // The fit picture goes direct (base64), as before.
+        #expect(turn(h, terminal).contains("a=T,f=24,s=267,v=200,i=1000"))
+        let mark = terminal.stream.count
+        _ = key(h, terminal, "=")
+        try run(posts)
+        // The region: one command naming a 1200x600 RGBA object, written at once (no slices).
+        #expect(!terminal.writer.transmitting)
+        #expect(terminal.text.contains("\u{1B}_Ga=t,f=32,s=1200,v=600,i=1001,t=s,S=\(1200 * 600 * 4),q=2;"))
+        let first = try #require(sharedNames(terminal.text).first)
+        #expect(KittySharedObject.exists(.sharedMemory, first))
+        #expect(first.hasPrefix("/tty-graphics-protocol-"))
+        // The terminal reads it (here: the test, as kitty would) and unlinks it.
+        let fd = shm_open(first, O_RDONLY, 0)
+        #expect(fd >= 0)
+        var st = stat()
+        #expect(fstat(fd, &st) == 0 && st.st_size == 1200 * 600 * 4 && st.st_mode & 0o777 == 0o600)
+        close(fd)
+        shm_unlink(first)
+        // The next turn places it.
+        #expect(turn(h, terminal).contains("a=p,i=1001,p=1,x=400,y=200,w=400,h=200,C=1,q=2"))
+        #expect(view.panCounts.regions == 1)
+        // Steps to the edge: prefetch, the next region in shared memory, placed by the step after.
+        for _ in 0..<5 { _ = key(h, terminal, "l") }
+        #expect(view.regionCounts.prefetched == 1)
+        try run(posts)
+        let names = sharedNames(terminal.text)
+        #expect(names.count == 2)
+        let next = key(h, terminal, "l")
+        #expect(next.contains("a=p,i=1002,p=1,"))
+        #expect(next.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
+        // The second was never read (no terminal here): leaving the view unlinks it.
+        #expect(KittySharedObject.exists(.sharedMemory, names[1]))
+        _ = key(h, terminal, "q")
+        #expect(h.app.top === h.gallery)
+        #expect(!KittySharedObject.exists(.sharedMemory, names[1]))
+        #expect(KittySharedObject.outstanding.isEmpty)
+        #expect(!String(decoding: terminal.stream[mark...], as: UTF8.self).contains("m=1;"), "no region in base64 chunks")
+    }
 }

@@ -10,6 +10,7 @@ Needs the Debian packages xvfb, kitty, xterm, xfonts-base, imagemagick and mate-
 number (:91 and up) and stops it. Python standard library only: images go through ImageMagick
 as raw RGB."""
 
+import base64
 import math
 import os
 import re
@@ -228,7 +229,7 @@ class RealPixelTests(unittest.TestCase):
     # Keys reach the browser through ptyproxy.py (its own pty inside the terminal, fed from a
     # FIFO); its transcript says when the picture's bytes went out.
 
-    def browser_script(self, extra=(), image=PHOTO):
+    def browser_script(self, extra=(), image=PHOTO, env=""):
         vitrine = shlex.quote(binary())
         fifo = self.tmp / "keys"
         os.mkfifo(fifo)
@@ -236,8 +237,9 @@ class RealPixelTests(unittest.TestCase):
         command = " ".join([vitrine, shlex.quote(str(image)), "--no-mouse", "--no-disk-cache"] + list(extra))
         proxy = shlex.quote(str(Path(__file__).resolve().parent / "ptyproxy.py"))
         path = self.tmp / "browse.sh"
-        path.write_text("printf '\\033[H\\033[2J'\n%s doctor > %s 2>&1\npython3 %s %s %s -- %s 2> %s\ntouch %s\nsleep 60\n" % (
-            vitrine, doctor, proxy, fifo, transcript, command, self.tmp / "browse.err", done))
+        exports = "export %s\n" % env if env else ""
+        path.write_text("printf '\\033[H\\033[2J'\n%s%s doctor > %s 2>&1\npython3 %s %s %s -- %s 2> %s\ntouch %s\nsleep 60\n" % (
+            exports, vitrine, doctor, proxy, fifo, transcript, command, self.tmp / "browse.err", done))
         return path, fifo, transcript, doctor, done
 
     def browse_full_view(self, terminal_argv, marker, enough, threshold):
@@ -305,8 +307,33 @@ class RealPixelTests(unittest.TestCase):
         self.assertIn("pixels: kitty", report)
 
     def test_full_view_kitty_pans_by_placement(self):
+        # kitty on the same host reads shared memory: regions go as t=s, one short command each
+        out = self.kitty_pans()
+        self.assertIn("kitty medium: shared-memory", out["report"])
+        regions = re.findall(rb"\x1b_Ga=t,f=32,s=\d+,v=\d+,i=\d+,t=s,S=\d+,q=2;([A-Za-z0-9+/=]+)\x1b\\", out["bytes"])
+        self.assertGreaterEqual(len(regions), 2, "the regions went through shared memory")
+        first = out["bytes"].index(b"\x1b_Ga=t,f=32,")
+        chunked = re.search(rb"\x1b_G([^;\x1b]*)m=1;", out["bytes"][first:])
+        self.assertFalse(chunked, "a region went as base64 chunks: %r" % (chunked and chunked.group(1)))
+        # and nothing is left behind in /dev/shm: kitty unlinked what it read, Vitrine the rest
+        for name in regions:
+            path = "/dev/shm" + base64.b64decode(name).decode()
+            self.assertFalse(os.path.exists(path), "%s left behind" % path)
+
+    def test_full_view_kitty_pans_direct_path(self):
+        # VITRINE_KITTY_MEDIUM=direct forces the pty path (as over ssh): regions as base64 chunks
+        out = self.kitty_pans(env="VITRINE_KITTY_MEDIUM=direct")
+        self.assertIn("kitty medium: direct (VITRINE_KITTY_MEDIUM=direct)", out["report"])
+        self.assertFalse(b",t=s" in out["bytes"], "shared memory used although direct was forced")
+        region = re.search(rb"\x1b_Ga=t,f=24,s=\d+,v=\d+,i=\d+,q=2,m=1;", out["bytes"])
+        self.assertTrue(region, "no region as a=t base64 chunks")
+        self.assertTrue(b"\x1b_Gq=2,m=0;" in out["bytes"][region.start():], "no region's last base64 chunk")
+
+    def kitty_pans(self, env=""):
+        """The photo at 1:1 in kitty, panned inside its pan region and then across its edge, the
+        screen scored after each; returns the doctor report and the transcript's bytes."""
         # Given the photo at 1:1 in the full view in kitty (80x30 cells)
-        script, fifo, transcript, doctor, done = self.browser_script()
+        script, fifo, transcript, doctor, done = self.browser_script(env=env)
         self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
                              "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
                              "initial_window_height=30c", "sh", str(script)])
@@ -394,6 +421,7 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+        return {"report": report, "bytes": transcript.read_bytes()}
 
     XTERM_VT340 = ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm",
                    "XTerm*numColorRegisters: 256", "-geometry", "80x30", "-e"]
@@ -468,8 +496,9 @@ class RealPixelTests(unittest.TestCase):
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
     def test_full_view_kitty_picture_after_a_cut_region(self):
-        # Given the photo at 1:1 in the full view in kitty (80x30 cells)
-        script, fifo, transcript, doctor, done = self.browser_script()
+        # Given the photo at 1:1 in the full view in kitty (80x30 cells), regions sent directly
+        # (base64 in slices, as over ssh: only that path can cut a region part-way)
+        script, fifo, transcript, doctor, done = self.browser_script(env="VITRINE_KITTY_MEDIUM=direct")
         self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
                              "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
                              "initial_window_height=30c", "sh", str(script)])

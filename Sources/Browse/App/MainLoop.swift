@@ -71,6 +71,8 @@ public final class MainLoop {
         // deleted): quitting does not wait for the rest.
         output?.abort()
         write(app.pixelOutputAtExit())
+        // kitty's shared memory objects or temporary files it did not read are not left behind.
+        KittySharedObject.unlinkOutstanding()
     }
 
     /// One turn: interest, a frame, a wait, then the keys and completions that woke it.

@@ -726,6 +726,13 @@ public final class ImageView: BrowseView {
         }
         let (id, bytes) = kitty.transmitOnly(result.encoded)
         presenter = kitty
+        if result.encoded.kittyMedium != .direct {
+            // Shared memory or a temporary file: one command of a few dozen bytes, no slices;
+            // the next turn places it.
+            transmitter.write(bytes)
+            sentRegion = (asked.basis, asked.frame, id)
+            return
+        }
         transmissionSerial += 1
         let serial = transmissionSerial
         sendingRegion = (asked.basis, asked.frame, id, serial)
@@ -823,6 +830,9 @@ public final class ImageView: BrowseView {
         let token = nextToken
         nextToken += 1
         askedRegion = (token, basis, frame)
+        var encoder = encoder
+        // Through shared memory or a temporary file when the terminal reads them (no base64).
+        encoder.sharedMedium = context?.kittyMedium ?? .direct
         let request = PictureWorker.Request(
             token: token, source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
             encoder: encoder)
@@ -869,6 +879,8 @@ public final class ImageView: BrowseView {
     /// or exits); empty when none is shown. Write them before curses's refresh.
     public func removeOutput() -> [UInt8] {
         let pending = dropPendingRegion()
+        // Pan regions handed to the terminal that it has not read go with their images.
+        if context?.kittyMedium ?? .direct != .direct { KittySharedObject.unlinkOutstanding() }
         guard let area = shown?.area, presenter != nil else { return pending }
         shown = nil
         shownRegion = nil

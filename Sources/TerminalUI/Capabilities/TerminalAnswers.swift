@@ -22,6 +22,15 @@ public struct TerminalAnswers: Sendable, Equatable {
     public var version: String?
     /// The kitty graphics query reply: true for `OK`, false for an error code, nil when no reply.
     public var kittyGraphics: Bool?
+    /// The replies to the transmission-medium queries (``TerminalProbe``: a 1-pixel image in a
+    /// shared memory object, `t=s`, id ``sharedMemoryQueryID``, and in a temporary file, `t=t`,
+    /// id ``tempFileQueryID``): the reply's message, `OK` or an error such as
+    /// `EBADF:Failed to open…` (printable ASCII, at most 80 characters); nil when no reply.
+    public var kittySharedMemory: String?
+    public var kittyTempFile: String?
+    /// Image ids of the medium queries (the plain graphics query has ``TerminalProbe``'s 31).
+    public static let sharedMemoryQueryID = 32
+    public static let tempFileQueryID = 33
     /// Cell size in pixels from `CSI 6 ; h ; w t`.
     public var cellPixels: (width: Int, height: Int)?
     /// Text-area size in pixels from `CSI 4 ; h ; w t`.
@@ -38,6 +47,7 @@ public struct TerminalAnswers: Sendable, Equatable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.deviceAttributes == b.deviceAttributes && a.version == b.version && a.kittyGraphics == b.kittyGraphics
+            && a.kittySharedMemory == b.kittySharedMemory && a.kittyTempFile == b.kittyTempFile
             && a.cellPixels?.width == b.cellPixels?.width && a.cellPixels?.height == b.cellPixels?.height
             && a.textAreaPixels?.width == b.textAreaPixels?.width
             && a.textAreaPixels?.height == b.textAreaPixels?.height
@@ -99,7 +109,13 @@ public struct TerminalAnswers: Sendable, Equatable {
                 } else if kind == UInt8(ascii: "_"), body.first == UInt8(ascii: "G"),
                     let semicolon = body.firstIndex(of: UInt8(ascii: ";"))
                 {
-                    answers.kittyGraphics = body[(semicolon + 1)...].starts(with: Array("OK".utf8))
+                    let message = body[(semicolon + 1)...]
+                    let text = String(decoding: message.prefix(80).filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
+                    switch kittyID(body[1..<semicolon]) {
+                    case sharedMemoryQueryID: answers.kittySharedMemory = text
+                    case tempFileQueryID: answers.kittyTempFile = text
+                    default: answers.kittyGraphics = message.starts(with: Array("OK".utf8))
+                    }
                 } else if kind == UInt8(ascii: "]"), let color = backgroundColor(body) {
                     answers.background = color
                 } else {
@@ -112,6 +128,16 @@ public struct TerminalAnswers: Sendable, Equatable {
             }
         }
         return answers
+    }
+
+    /// The `i=` key's value among a kitty reply's `key=value,…` keys; nil when it has none.
+    static func kittyID(_ keys: ArraySlice<UInt8>) -> Int? {
+        for field in keys.split(separator: UInt8(ascii: ",")) where field.starts(with: Array("i=".utf8)) {
+            let digits = field.dropFirst(2)
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        return nil
     }
 
     /// The decimal numbers of a `;`-separated parameter list (empty fields are 0).

@@ -110,6 +110,13 @@ public struct TerminalCapabilities: Sendable, Equatable {
     /// blank. Not for sixel when tmux's client features list `sixel` (tmux 3.4+ built with sixel
     /// draws it itself). The forced protocol is kept all the same: it was asked for by name.
     public var pixelsHint: String?
+    /// kitty only: how pixels reach the terminal (``KittyMedium``): shared memory when the
+    /// terminal answered the `t=s` query with OK, else a temporary file when it answered the
+    /// `t=t` one with OK, else direct (`t=d`, through the pty: ssh, another host, an error
+    /// answer, no answer). `VITRINE_KITTY_MEDIUM` forces one. Direct for every other protocol.
+    public var kittyMedium: KittyMedium = .direct
+    /// Why ``kittyMedium`` was chosen, one line.
+    public var kittyMediumReason = "not kitty graphics"
 
     public static func == (a: Self, b: Self) -> Bool {
         a.pixels == b.pixels && a.pixelsReason == b.pixelsReason && a.colorMode == b.colorMode
@@ -117,6 +124,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
             && a.cellPixels?.height == b.cellPixels?.height && a.cellReason == b.cellReason
             && a.background == b.background && a.tmuxPassthrough == b.tmuxPassthrough
             && a.terminalName == b.terminalName && a.pixelsHint == b.pixelsHint
+            && a.kittyMedium == b.kittyMedium && a.kittyMediumReason == b.kittyMediumReason
     }
 
     /// Cell height over cell width (2.0 when unknown): what half-block art needs for round circles.
@@ -162,10 +170,31 @@ public struct TerminalCapabilities: Sendable, Equatable {
         let (colorMode, colorReason) = chooseColors(facts, insideTmux: insideTmux)
 
         let background = answers?.background.map { RGB($0.r, $0.g, $0.b) }
-        return TerminalCapabilities(
+        var result = TerminalCapabilities(
             pixels: pixels, pixelsReason: pixelsReason, colorMode: colorMode, colorReason: colorReason,
             cellPixels: cell, cellReason: cellReason, background: background,
             tmuxPassthrough: passthrough && pixels != .halfblock, terminalName: name, pixelsHint: hint)
+        if pixels == .kitty { (result.kittyMedium, result.kittyMediumReason) = chooseKittyMedium(facts) }
+        return result
+    }
+
+    /// ``kittyMedium`` and its reason for a kitty terminal.
+    static func chooseKittyMedium(_ facts: Facts) -> (KittyMedium, String) {
+        if let forced = KittyMedium(environmentValue: facts.environment["VITRINE_KITTY_MEDIUM"]) {
+            return (forced, "VITRINE_KITTY_MEDIUM=\(forced)")
+        }
+        let shm = facts.answers?.kittySharedMemory, file = facts.answers?.kittyTempFile
+        if shm == "OK" { return (.sharedMemory, "the terminal read a shared memory object (t=s query: OK)") }
+        if file == "OK" {
+            return (.tempFile, "the terminal read a temporary file (t=t query: OK; t=s: \(shm ?? "no answer"))")
+        }
+        if shm == nil && file == nil {
+            return (.direct, "no answer to the shared memory and temporary file queries: pixels go through the terminal (t=d)")
+        }
+        return (
+            .direct,
+            "the terminal could not read a shared memory object (\(shm ?? "no answer")) nor a temporary file (\(file ?? "no answer")), as over ssh: pixels go through the terminal (t=d)"
+        )
     }
 
     /// ``pixelsHint`` for `pixels` as `--pixels` forced it: nil unless inside tmux without
@@ -265,6 +294,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
             lines.append("background: unknown (no OSC 11 answer)")
         }
         lines.append("tmux passthrough: \(tmuxPassthrough ? "yes" : "no")")
+        if pixels == .kitty { lines.append("kitty medium: \(kittyMedium) (\(kittyMediumReason))") }
         return lines.joined(separator: "\n")
     }
 }

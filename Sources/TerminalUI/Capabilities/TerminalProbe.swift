@@ -28,9 +28,20 @@ public enum TerminalProbe {
     /// text-area pixels), DA1 last. Inside tmux with passthrough, the kitty query, the pixel
     /// queries and a second DA1 go wrapped to the outer terminal (tmux itself answers the
     /// unwrapped DA1 and XTVERSION), so two DA1 replies are awaited.
+    ///
+    /// With `media` (objects made by ``mediumProbes(environment:)``), each kitty medium query
+    /// follows the graphics query: the same 1x1 RGB image with `a=q` read from a shared memory
+    /// object (`t=s`, id 32) or a temporary file (`t=t`, id 33), the payload the object's name
+    /// in base64, as kitty's `icat --transfer-mode=detect` asks. A terminal on another host (ssh)
+    /// or one that cannot open it answers an error; one without kitty graphics, nothing.
     /// - Returns: the bytes to write and how many DA1 replies end the wait.
-    public static func queries(tmuxPassthrough: Bool) -> (bytes: [UInt8], sentinels: Int) {
-        let kitty = "\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+    public static func queries(tmuxPassthrough: Bool, media: [KittySharedObject] = []) -> (bytes: [UInt8], sentinels: Int) {
+        var kitty = "\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+        for object in media {
+            let id = object.medium == .sharedMemory ? TerminalAnswers.sharedMemoryQueryID : TerminalAnswers.tempFileQueryID
+            let name = String(decoding: Base64.encode(object.handOverForQuery()), as: UTF8.self)
+            kitty += "\u{1B}_Gi=\(id),s=1,v=1,a=q,t=\(object.medium.key),f=24;\(name)\u{1B}\\"
+        }
         let pixels = "\u{1B}[16t\u{1B}[14t"
         let da1 = "\u{1B}[c"
         let osc11 = "\u{1B}]11;?\u{1B}\\"
@@ -75,12 +86,27 @@ public enum TerminalProbe {
             facts.tmux = askTmux(deadline: deadline)
         }
         guard ask else { return facts }
-        let query = queries(tmuxPassthrough: facts.tmux?.passthrough ?? false)
+        // The medium queries' objects: unlinked when they go out of scope here (the terminal
+        // unlinks the one it read; an error or no answer leaves it to this).
+        let media = mediumProbes(environment: environment)
+        defer { withExtendedLifetime(media) {} }
+        let query = queries(tmuxPassthrough: facts.tmux?.passthrough ?? false, media: media)
         if let (answers, complete) = askTerminal(query.bytes, sentinels: query.sentinels, deadline: deadline) {
             facts.answers = answers
             facts.answersComplete = complete
         }
         return facts
+    }
+
+    /// The objects the kitty medium queries name: a 3-byte (one black RGB pixel) shared memory
+    /// object and temporary file, each mode 0600, `O_EXCL`, under a random name. None when
+    /// `VITRINE_KITTY_MEDIUM=direct` (the direct path forced), and none that cannot be made.
+    /// Each is unlinked when released (the probe releases them after the read).
+    public static func mediumProbes(environment: [String: String]) -> [KittySharedObject] {
+        if KittyMedium(environmentValue: environment["VITRINE_KITTY_MEDIUM"]) == .direct { return [] }
+        return [KittyMedium.sharedMemory, .tempFile].compactMap { medium in
+            KittySharedObject(medium: medium, byteCount: 3) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        }
     }
 
     /// Writes `query` to the controlling terminal and reads replies until `sentinels` DA1 replies
