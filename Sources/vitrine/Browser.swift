@@ -76,7 +76,10 @@ final class Browser {
                     app.askPaneVisibility = { [app, inbox] in
                         TmuxPane.ask(pane: pane) { state in
                             inbox.send(.main(MainWork { [app] in
-                                if let state { client.update(state) }
+                                if let state {
+                                    client.update(state)
+                                    app.tmuxPaneOrigin = (state.paneColumn, state.paneRow)
+                                }
                                 app.paneVisibilityAnswered(state?.visible)
                             }))
                         }

@@ -34,7 +34,9 @@ struct PaneVisibilityTests {
         let (h, asked) = harness()
         #expect(h.app.paneCheckDue == nil)  // the gallery: nothing to ask
         let view = pixels.openAndLoad(h)
-        #expect(pixels.turn(h).after.contains("a=T,f=24"))
+        // The outer terminal's cursor goes to the area's cell first (column 9, row 0), through
+        // passthrough: tmux writes passthrough where the outer cursor is.
+        #expect(pixels.turn(h).after.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}[1;10H\u{1B}\\\u{1B}7\u{1B}[1;10H\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,f=24"))
         // While the picture is up, tmux is asked: once at a time, then not before the interval.
         let now = ContinuousClock.now
         #expect(h.app.paneCheckDue != nil)
@@ -55,12 +57,15 @@ struct PaneVisibilityTests {
         h.app.handle(.control("L"))
         #expect(pixels.turn(h).after.isEmpty)
         #expect(h.app.paneCheckDue != nil)  // asked again until it shows
-        // Back: the same image placed again by id, no pixels sent.
+        // Back: the same image placed again by id, no pixels sent (the pane now right of a
+        // split and below a status line: its origin is added to the cursor move).
+        h.app.tmuxPaneOrigin = (41, 1)
         h.app.checkPane(now: now + .seconds(1))
         h.app.paneVisibilityAnswered(true, now: now)
         let back = pixels.turn(h)
         #expect(back.before.isEmpty)
         #expect(back.after.contains("a=p,i=1000,p=1") && !back.after.contains("a=T"))
+        #expect(back.after.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}[2;51H\u{1B}\\"))
         #expect(pixels.turn(h) == ("", ""))
         #expect(h.app.top === view)
     }
@@ -71,13 +76,17 @@ struct PaneVisibilityTests {
         let view = pixels.openAndLoad(h)
         _ = pixels.turn(h)
         h.app.handle(.focusIn)
-        #expect(h.app.paneFocused == true && h.app.paneCheckDue == nil)
+        // Focused: asked once (the pane's origin, the client's tty), then no more.
+        #expect(h.app.paneFocused == true && h.app.paneCheckDue != nil)
+        h.app.checkPane(now: .now + .seconds(1))
+        h.app.paneVisibilityAnswered(true)
+        #expect(h.app.paneCheckDue == nil)
         // Focus out (another window, or only another pane of a split window): asked now.
         h.app.handle(.focusOut)
         let now = ContinuousClock.now
         #expect(h.app.paneCheckDue.map { $0 <= now } == true)
         h.app.checkPane(now: now)
-        #expect(asked.value == 1)
+        #expect(asked.value == 2)
         h.app.paneVisibilityAnswered(false, now: now)
         #expect(pixels.turn(h).before.contains("a=d,d=i,i=1000"))
         // Focus in: visible at once, placed again without asking.

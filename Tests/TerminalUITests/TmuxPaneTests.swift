@@ -18,15 +18,18 @@ struct TmuxPaneTests {
         #expect(TmuxPane.visible("1 1 0 1 1") == false)  // copy mode
         for garbage in ["", "1 1 0 1", "1 1 0 1 0 1", "a b c d e", "no server running"] {
             #expect(TmuxPane.visible(garbage) == nil)
-            #expect(TmuxPane.parse(garbage + "|1|/dev/pts/1") == nil)
+            #expect(TmuxPane.parse(garbage + "|1|/dev/pts/1|0 0") == nil)
         }
         // The whole answer: the state, the option, the client's tty (only a path under /dev/).
-        #expect(TmuxPane.parse("0 1 0 1 0|1|/dev/pts/7\n") == .init(visible: false, clientTTY: "/dev/pts/7"))
-        #expect(TmuxPane.parse("1 1 0 1 0|all|") == .init(visible: true, passthroughWhenHidden: true))
+        #expect(TmuxPane.parse("0 1 0 1 0|1|/dev/pts/7|0 0\n") == .init(visible: false, clientTTY: "/dev/pts/7"))
+        #expect(TmuxPane.parse("1 1 0 1 0|all||41 0") == .init(visible: true, passthroughWhenHidden: true, paneColumn: 41))
+        #expect(TmuxPane.parse("1 1 0 1 0|1||0 12")?.paneRow == 12)
         for tty in ["/tmp/x", "/dev/../tmp/x", "/dev/pts/1\u{1B}", "relative"] {
-            #expect(TmuxPane.parse("1 1 0 1 0|1|\(tty)")?.clientTTY == nil)
+            #expect(TmuxPane.parse("1 1 0 1 0|1|\(tty)|0 0")?.clientTTY == nil)
         }
-        #expect(TmuxPane.parse("1 1 0 1 0|1") == nil)
+        for bad in ["1 1 0 1 0|1", "1 1 0 1 0|1|/dev/pts/1", "1 1 0 1 0|1||x 0", "1 1 0 1 0|1||-1 0", "1 1 0 1 0|1||0"] {
+            #expect(TmuxPane.parse(bad) == nil)
+        }
     }
 
     /// Runs tmux on the test's own socket through the shell (a server tmux forks keeps a

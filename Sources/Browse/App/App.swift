@@ -491,7 +491,13 @@ public final class App {
         guard paneVisible else { return [] }
         let putBack = putBackPicture
         putBackPicture = false
-        return image.terminalOutput(fullRepaint: lastDrawWasFull || putBack)
+        let out = image.terminalOutput(fullRepaint: lastDrawWasFull || putBack)
+        // Inside tmux the picture goes where the outer terminal's cursor is, which tmux moves to
+        // the pane's only after reading the pane's output: the cursor is moved there first,
+        // through passthrough, in the outer terminal's cells (the pane's origin added).
+        guard !out.isEmpty, pixels?.1.tmuxPassthrough == true, let origin = image.pictureOrigin else { return out }
+        let row = tmuxPaneOrigin.row + origin.row + 1, column = tmuxPaneOrigin.column + origin.column + 1
+        return Passthrough.tmux(Array("\u{1B}[\(row);\(column)H".utf8)) + out
     }
 
     // MARK: The pane on screen (tmux)
@@ -519,6 +525,9 @@ public final class App {
     public static let paneAskInterval = 300
     /// Questions asked of tmux (tests).
     public private(set) var paneAsks = 0
+    /// The pane's top-left cell on the outer terminal (0-based), as tmux last said (the wiring
+    /// sets it from ``TmuxPane/State``).
+    public var tmuxPaneOrigin = (column: 0, row: 0)
 
     /// When tmux is to be asked whether the pane shows (the wiring's `poll` wakes then): only
     /// while a full view with a pixel protocol is on top, no question is out, and focus reports
@@ -526,7 +535,8 @@ public final class App {
     public var paneCheckDue: ContinuousClock.Instant? {
         guard askPaneVisibility != nil, !paneAskInFlight, let image = top as? ImageView, image.pixelProtocol != .halfblock
         else { return nil }
-        if paneFocused == true && paneVisible { return nil }
+        // Asked once even when focused: the pane's origin and the client's tty.
+        if paneFocused == true && paneVisible && paneAsks > 0 { return nil }
         return nextPaneAsk
     }
 

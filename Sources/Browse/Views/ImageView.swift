@@ -855,6 +855,9 @@ public final class ImageView: BrowseView {
     /// shows again: kitty's placement is deleted with its data kept (`d=i`: placed again by id,
     /// no pixels sent); sixel and iTerm2 pictures live in the cells tmux has drawn over
     /// (nothing to send: an erase now would land on the other window's cells).
+    /// The top-left cell of the picture on screen (0-based column, row), nil when none is.
+    public var pictureOrigin: (column: Int, row: Int)? { shown?.area.origin }
+
     /// `wrapped`: in tmux's passthrough when the presenter wraps (false: the bare command, for
     /// the terminal's own tty).
     public func hideOutput(wrapped: Bool = true) -> [UInt8] {

@@ -17,9 +17,10 @@ import Glibc
 public enum TmuxPane {
     /// tmux's format for ``parse(_:)``: window active in its session, clients attached to the
     /// session, window zoomed, pane active, pane in a mode (copy mode draws over the pane), then
-    /// the `allow-passthrough` option and the client's tty, `|`-separated.
+    /// the `allow-passthrough` option, the client's tty, and the pane's top-left cell in the
+    /// window, `|`-separated.
     public static let format =
-        "#{window_active} #{session_attached} #{window_zoomed_flag} #{pane_active} #{pane_in_mode}|#{allow-passthrough}|#{client_tty}"
+        "#{window_active} #{session_attached} #{window_zoomed_flag} #{pane_active} #{pane_in_mode}|#{allow-passthrough}|#{client_tty}|#{pane_left} #{pane_top}"
 
     /// What tmux said about the pane.
     public struct State: Equatable, Sendable {
@@ -33,21 +34,35 @@ public enum TmuxPane {
         /// `allow-passthrough all` (tmux 3.4+): passthrough from a pane off screen reaches the
         /// terminal, no tty needed.
         public var passthroughWhenHidden: Bool
+        /// The pane's top-left cell on the client's screen (0-based column, row): where a pane
+        /// cell is on the outer terminal, for the cursor move that goes through passthrough with
+        /// a picture (tmux writes passthrough at the outer terminal's cursor, which it moves to
+        /// the pane's cursor only after it has read the pane's output).
+        public var paneColumn: Int
+        public var paneRow: Int
 
-        public init(visible: Bool, clientTTY: String? = nil, passthroughWhenHidden: Bool = false) {
+        public init(
+            visible: Bool, clientTTY: String? = nil, passthroughWhenHidden: Bool = false, paneColumn: Int = 0, paneRow: Int = 0
+        ) {
             self.visible = visible
             self.clientTTY = clientTTY
             self.passthroughWhenHidden = passthroughWhenHidden
+            self.paneColumn = paneColumn
+            self.paneRow = paneRow
         }
     }
 
     /// Parses the output of ``format``; nil when tmux said something unexpected.
     public static func parse(_ output: String) -> State? {
         let parts = output.trimmingCharacters(in: .newlines).split(separator: "|", omittingEmptySubsequences: false)
-        guard parts.count == 3, let visible = visible(String(parts[0])) else { return nil }
+        guard parts.count == 4, let visible = visible(String(parts[0])) else { return nil }
+        let origin = parts[3].split(separator: " ").compactMap { Int($0) }
+        guard origin.count == 2, origin.allSatisfy({ $0 >= 0 && $0 < 100_000 }) else { return nil }
         let tty = String(parts[2])
         let safe = tty.hasPrefix("/dev/") && !tty.contains("..") && tty.allSatisfy { $0.isASCII && !$0.isNewline && $0 > " " }
-        return State(visible: visible, clientTTY: safe ? tty : nil, passthroughWhenHidden: parts[1] == "all")
+        return State(
+            visible: visible, clientTTY: safe ? tty : nil, passthroughWhenHidden: parts[1] == "all", paneColumn: origin[0],
+            paneRow: origin[1])
     }
 
     /// True when the first field of ``format`` says the pane is on a client's screen as itself:
