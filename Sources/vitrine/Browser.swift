@@ -63,8 +63,6 @@ final class Browser {
             model.pixelsHint = capabilities.pixelsHint
             if capabilities.pixels != .halfblock {
                 app.pixels = (capabilities.pixels, PresenterContext(capabilities))
-                // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
-                // pictures live in the cells and go with the screen).
                 // Inside tmux, the picture is the outer terminal's: tmux is asked whether the
                 // pane shows (a window switch, another session, a detach), and the pane asks for
                 // focus reports, which tmux sends when its focus-events option is on.
@@ -93,6 +91,8 @@ final class Browser {
                         }
                     }
                 }
+                // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
+                // pictures live in the cells and go with the screen).
                 if capabilities.pixels == .kitty {
                     // A string terminator first: a crash may come while a pan region's chunk is
                     // half written (TerminalWriter), and the restore must not land inside it
