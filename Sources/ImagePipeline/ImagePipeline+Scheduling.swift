@@ -32,6 +32,9 @@ extension ImagePipeline {
         var retries = 0
         /// A retry waits until then before it may start again.
         var notBefore: ContinuousClock.Instant?
+        /// An animation's frames so far reached a subscriber (a partial delivery): someone
+        /// watched it play, so its decode goes on to the end when every ticket leaves.
+        var framesShown = false
 
         var priority: Int { subscribers.values.map(\.priority).min() ?? .max }
     }
@@ -71,6 +74,9 @@ extension ImagePipeline {
         /// `Configuration.decodeBacklogBytes`: no fetch starts while the backlog is at least
         /// this (0: no limit).
         let decodeBacklogLimit: Int
+        /// The animation decoding on with no ticket left (see `cancel`): at most one; a newer
+        /// one stops it.
+        var unwatchedAnimation: (key: ImageRequest.Key, generation: Int)?
 
         init(cache: MemoryCache<ImageRequest.Key, DecodedImage>, decodeBacklogLimit: Int) {
             self.cache = cache
@@ -179,7 +185,22 @@ extension ImagePipeline {
                 let subscriber = state.tasks[key]?.subscribers.removeValue(forKey: ticket.id)
             {
                 var handle: (any Cancellable)?
-                if let task = state.tasks[key], task.subscribers.isEmpty {
+                if let task = state.tasks[key], task.subscribers.isEmpty, task.phase == .decoding, task.request.animated,
+                    task.framesShown
+                {
+                    // An animation that was playing decodes on to the end and goes to the memory
+                    // cache, so the next Enter plays it at once instead of decoding again from
+                    // frame 1 (or joins this load while it runs). Its cost is bounded: the
+                    // frames fit `maxAnimationBytes`, decided from the header. One at a time:
+                    // the one left before it stops at its next frame.
+                    if let older = state.unwatchedAnimation, older.key != key,
+                        state.tasks[older.key]?.generation == older.generation, state.tasks[older.key]?.subscribers.isEmpty == true
+                    {
+                        state.tasks[older.key] = nil
+                    }
+                    state.unwatchedAnimation = (key, task.generation)
+                    state.statistics.animationsDecodedUnwatched += 1
+                } else if let task = state.tasks[key], task.subscribers.isEmpty {
                     state.tasks[key] = nil
                     if task.phase == .fetching {
                         state.statistics.fetchesCancelled += 1
@@ -357,6 +378,9 @@ extension ImagePipeline {
         let (ids, revalidation) = state.withLock { state -> ([Int], (ImageRequest, DiskCacheEntry, [Int])?) in
             guard let task = state.tasks[key], task.generation == generation else { return ([], nil) }
             state.tasks[key] = nil
+            if let unwatched = state.unwatchedAnimation, unwatched.key == key, unwatched.generation == generation {
+                state.unwatchedAnimation = nil
+            }
             // Answered from a stale entry: revalidate it, and tell the notified tickets again if
             // the image changed.
             var revalidation: (ImageRequest, DiskCacheEntry, [Int])?
@@ -419,8 +443,10 @@ extension ImagePipeline {
         let ids = state.withLock { state -> [Int]? in
             guard let task = state.tasks[key], task.generation == generation else { return nil }
             guard due else { return [] }
-            return task.subscribers.filter { if case .notification = $0.value.delivery { true } else { false } }
+            let ids = task.subscribers.filter { if case .notification = $0.value.delivery { true } else { false } }
                 .keys.sorted()
+            if !ids.isEmpty { state.tasks[key]!.framesShown = true }
+            return ids
         }
         guard let ids else { return false }
         guard due else { return true }

@@ -167,6 +167,9 @@ public final class ImagePipeline: Sendable {
         /// Most bytes of fetched bodies waiting for or in decode at once
         /// (`Configuration.decodeBacklogBytes`).
         public var peakDecodeBacklogBytes = 0
+        /// Animations decoded on to the end after their last ticket left, for the memory cache
+        /// (their first frames had been delivered: someone watched them).
+        public var animationsDecodedUnwatched = 0
     }
 
     let configuration: Configuration

@@ -15,6 +15,16 @@ public enum Key: Hashable, Sendable {
     case resize
     /// A mouse report.
     case mouse(MouseEvent)
+    /// The terminal (inside tmux: the pane) got or lost the focus: focus reporting (DECSET
+    /// 1004, ``Screen/enableFocusEvents(_:)``) sends `CSI I` and `CSI O`. Never a key press:
+    /// the app's focus handling takes them, no binding sees them.
+    case focusIn, focusOut
+
+    /// The key codes ``Screen/enableFocusEvents(_:)`` binds `CSI I` and `CSI O` to with
+    /// ncurses's `define_key` (far above KEY_MAX and the codes ncurses gives terminfo's
+    /// extended keys, within the 16 bits its key tries hold).
+    public static let focusInCode: UInt32 = 0x7E00
+    public static let focusOutCode: UInt32 = 0x7E01
 
     /// Decodes what `wget_wch` returned.
     /// - Parameters:
@@ -36,6 +46,8 @@ public enum Key: Hashable, Sendable {
             case KEY_ENTER: return .enter
             case KEY_BACKSPACE: return .backspace
             case vt_key_resize(): return .resize
+            case Int32(focusInCode): return .focusIn
+            case Int32(focusOutCode): return .focusOut
             case let c where c > KEY_F0 && c <= KEY_F0 + 12: return .function(Int(c - KEY_F0))
             default: return nil
             }

@@ -21,20 +21,53 @@ public enum LateReplies {
     /// `codes` without the whole terminal replies they contain, in order.
     public static func strip(_ codes: [Code]) -> [Code] { kept(codes).map { codes[$0] } }
 
-    /// The indices of `codes` that are not inside a whole terminal reply, ascending.
+    /// The indices of `codes` that are not inside a whole terminal reply, ascending (focus
+    /// reports are replies here too: see ``scan(_:)``).
     public static func kept(_ codes: [Code]) -> [Int] {
-        var out: [Int] = []
+        scan(codes).compactMap { if case .code(let i) = $0 { i } else { nil } }
+    }
+
+    /// What a batch holds once the replies are out: codes to decode as keys, by index, and
+    /// focus reports, in order.
+    public enum Item: Equatable, Sendable {
+        /// `codes[index]`, to decode as a key.
+        case code(Int)
+        /// A focus report (DECSET 1004) that came as plain codes: `ESC [ I` (true, focus in)
+        /// or `ESC [ O` (false). ncurses matches them as keys when ``Key/focusInCode`` is
+        /// bound; when it does not (the bytes came in two reads, or no binding), they arrive as
+        /// Escape, `[`, `I` and must not act as keys.
+        case focus(Bool)
+    }
+
+    /// `codes` split into codes to decode and focus reports, whole terminal replies dropped.
+    public static func scan(_ codes: [Code]) -> [Item] {
+        var out: [Item] = []
         out.reserveCapacity(codes.count)
         var i = 0
         while i < codes.count {
-            if let end = replyEnd(codes, at: i) {
+            if let focus = focusReport(codes, at: i) {
+                out.append(.focus(focus))
+                i += 3
+            } else if let end = replyEnd(codes, at: i) {
                 i = end
             } else {
-                out.append(i)
+                out.append(.code(i))
                 i += 1
             }
         }
         return out
+    }
+
+    /// True for `ESC [ I`, false for `ESC [ O` at `i`; nil otherwise.
+    private static func focusReport(_ codes: [Code], at i: Int) -> Bool? {
+        guard i + 2 < codes.count, !codes[i].isKeyCode, !codes[i + 1].isKeyCode, !codes[i + 2].isKeyCode,
+            codes[i].code == esc, codes[i + 1].code == 0x5B
+        else { return nil }
+        switch codes[i + 2].code {
+        case 0x49: return true  // I
+        case 0x4F: return false  // O
+        default: return nil
+        }
     }
 
     private static let esc: UInt32 = 0x1B

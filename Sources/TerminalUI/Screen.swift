@@ -100,6 +100,7 @@ public final class Screen: Canvas {
     /// Ends curses and gives the terminal back as it was. Safe to call twice.
     public func close() {
         guard active else { return }
+        if focusEvents { TerminalRestore.writeNow(TerminalRestore.focusOff) }
         active = false
         endwin()
         if let screen { delscreen(screen) }
@@ -113,6 +114,7 @@ public final class Screen: Canvas {
     public func suspend(mouse: Bool) {
         guard active else { return }
         if mouse { _ = vt_mouse_enable(0) }
+        if focusEvents { TerminalRestore.writeNow(TerminalRestore.focusOff) }
         endwin()
     }
 
@@ -122,6 +124,7 @@ public final class Screen: Canvas {
         guard active else { return }
         refresh()
         if mouse { _ = vt_mouse_enable(1) }
+        if focusEvents { TerminalRestore.writeNow(TerminalRestore.focusOn) }
         clearok(vt_stdscr(), true)
         updateSize()
     }
@@ -164,10 +167,32 @@ public final class Screen: Canvas {
             }
             codes.append((code, isKeyCode))
         }
-        return LateReplies.kept(codes).compactMap { i in
+        return LateReplies.scan(codes).compactMap { item in
+            guard case .code(let i) = item else { return item == .focus(true) ? .focusIn : .focusOut }
             if codes[i].isKeyCode && Int32(bitPattern: codes[i].code) == vt_key_mouse() { return mice[i] }
             return Key.decode(codes[i].code, isKeyCode: codes[i].isKeyCode)
         }
+    }
+
+    /// Focus reporting is on (``enableFocusEvents(_:)``).
+    public private(set) var focusEvents = false
+
+    /// Turns focus reporting (DECSET 1004: the terminal, or tmux for its pane when tmux's
+    /// `focus-events` is on, sends `CSI I` on focus in and `CSI O` on focus out) on or off.
+    /// On binds both to ``Key/focusInCode`` and ``Key/focusOutCode`` (`define_key`, replacing
+    /// any terminfo `kxIN`/`kxOUT` binding), so they come as ``Key/focusIn`` and
+    /// ``Key/focusOut``, never as Escape and letters. The mode is turned off again by
+    /// ``close()``, ``suspend(mouse:)`` and the emergency restore.
+    public func enableFocusEvents(_ on: Bool) {
+        guard active, on != focusEvents else { return }
+        focusEvents = on
+        if on {
+            for (sequence, code) in [("\u{1B}[I", Key.focusInCode), ("\u{1B}[O", Key.focusOutCode)] {
+                _ = define_key(sequence, 0)
+                _ = define_key(sequence, Int32(code))
+            }
+        }
+        TerminalRestore.writeNow(on ? TerminalRestore.focusOn : TerminalRestore.focusOff)
     }
 
     /// Turns mouse reports (button 1 presses, the wheel) on or off. While on, the terminal's

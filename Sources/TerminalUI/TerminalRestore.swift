@@ -25,6 +25,7 @@ import Glibc
 /// The restore writes bytes prepared while curses was up, from the terminal's own terminfo
 /// entry: the pixel-protocol clean-up (``setPixelCleanup(_:)``), `sgr0`, `cnorm` (cursor
 /// visible), `rmkx` (keypad-transmit off), mouse reporting off (DECSET 1000/1002/1003/1006),
+/// focus reporting off (DECSET 1004),
 /// `rmcup` (leave the alternate screen), then the termios saved before curses started.
 public enum TerminalRestore {
     nonisolated(unsafe) private static var savedTermios = termios()
@@ -47,6 +48,17 @@ public enum TerminalRestore {
     /// Mouse reporting off: X10/normal (1000), button-event (1002), any-event (1003) tracking
     /// and SGR coordinates (1006). Harmless on terminals that never turned them on.
     static let mouseOff = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l"
+
+    /// Focus reporting (DECSET 1004) on and off. Off is in every restore (harmless where it was
+    /// never on): a shell left with it on would read `ESC [ I` / `ESC [ O` as typing.
+    static let focusOn = "\u{1B}[?1004h"
+    static let focusOff = "\u{1B}[?1004l"
+
+    /// Writes `text` to the terminal (fd 1) now, outside curses's buffer: a mode switch.
+    static func writeNow(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { writeAll($0.baseAddress!, $0.count) }
+    }
 
     /// Keeps the terminal's settings from before curses, for the crash path.
     static func saveTerminalState() {
@@ -150,6 +162,7 @@ public enum TerminalRestore {
         cap("cnorm")
         cap("rmkx")
         bytes += Array(mouseOff.utf8)
+        bytes += Array(focusOff.utf8)
         cap("rmcup")
         bytes += Array("\r\n".utf8)
         restoreCount = 0

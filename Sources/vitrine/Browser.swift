@@ -63,6 +63,34 @@ final class Browser {
             model.pixelsHint = capabilities.pixelsHint
             if capabilities.pixels != .halfblock {
                 app.pixels = (capabilities.pixels, PresenterContext(capabilities))
+                // Inside tmux, the picture is the outer terminal's: tmux is asked whether the
+                // pane shows (a window switch, another session, a detach), and the pane asks for
+                // focus reports, which tmux sends when its focus-events option is on.
+                if capabilities.tmuxPassthrough, let pane = environment["TMUX_PANE"], !pane.isEmpty {
+                    screen.enableFocusEvents(true)
+                    // tmux 3.3 drops passthrough from a pane off screen: the delete of the
+                    // placement also goes to the client's tty, the last one tmux named.
+                    let client = ClientTTY()
+                    app.askPaneVisibility = { [app, inbox] in
+                        TmuxPane.ask(pane: pane) { state in
+                            inbox.send(.main(MainWork { [app] in
+                                if let state {
+                                    client.update(state)
+                                    app.tmuxPaneOrigin = (state.paneColumn, state.paneRow)
+                                }
+                                app.paneVisibilityAnswered(state?.visible)
+                            }))
+                        }
+                    }
+                    app.writeAroundTmux = { bytes in
+                        guard let path = client.path else { return }
+                        // After tmux's redraw of the other window, so the command does not cut
+                        // into one of its sequences on the same tty.
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(40)) {
+                            TmuxPane.write(bytes, toClientTTY: path)
+                        }
+                    }
+                }
                 // A crash or a fatal signal still deletes kitty's images (sixel and iTerm2
                 // pictures live in the cells and go with the screen).
                 if capabilities.pixels == .kitty {
@@ -141,6 +169,22 @@ final class Browser {
                     app.setPaging(Self.paging(pages))
                 }
             }
+        }
+    }
+}
+
+/// The tty of the tmux client that shows the browser's pane, as tmux last named it (kept when
+/// a later answer names none: the session lost its client); nil when passthrough reaches the
+/// terminal from a pane off screen (`allow-passthrough all`) or tmux never named one.
+@MainActor
+final class ClientTTY {
+    private(set) var path: String?
+
+    func update(_ state: TmuxPane.State) {
+        if state.passthroughWhenHidden {
+            path = nil
+        } else if let tty = state.clientTTY {
+            path = tty
         }
     }
 }

@@ -196,4 +196,85 @@ struct AnimationDecodingTests {
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(answers.withLock { $0 } == [3])
     }
+
+    /// Loads `request` as a notified ticket on `pipeline` and withdraws it from inside its first
+    /// delivery (on the decode thread, before the next frame decodes), `partialFirst`: at its
+    /// first partial delivery, else before any (at once). Returns the ticket's notifications so
+    /// far (partial or not), read when called; the observer stays until `done` is called.
+    private func leave(
+        _ pipeline: ImagePipeline, _ center: NotificationCenter, _ request: ImageRequest, partialFirst: Bool
+    ) throws -> (notes: () -> [Bool], done: () -> Void) {
+        let seen = Mutex<[Bool]>([])
+        let ticketBox = Mutex<ImagePipeline.Ticket?>(nil)
+        let token = center.addObserver(forName: ImagePipeline.didFinishLoading, object: nil, queue: nil) { note in
+            let partial = note.userInfo?[ImagePipeline.NotificationKey.partial] as? Bool ?? false
+            seen.withLock { $0.append(partial) }
+            // The ticket is known once `load` has returned (on the test's thread).
+            var ticket: ImagePipeline.Ticket?
+            for _ in 0..<1000 where ticket == nil {
+                ticket = ticketBox.withLock { $0 }
+                if ticket == nil { usleep(1000) }
+            }
+            if partial, let ticket { pipeline.cancel(ticket) }
+        }
+        guard case .started(let ticket) = pipeline.load(request, priority: 0) else {
+            center.removeObserver(token)
+            throw CancellationError()
+        }
+        if partialFirst {
+            ticketBox.withLock { $0 = ticket }
+            _ = waitFor { seen.withLock { $0.isEmpty ? nil : true } }
+        } else {
+            pipeline.cancel(ticket)
+        }
+        return ({ seen.withLock { $0 } }, { center.removeObserver(token) })
+    }
+
+    @Test("an animation left while it played decodes on to the end, into the memory cache; one left before any frame stops")
+    func leftWhilePlaying() throws {
+        let center = NotificationCenter()
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
+        configuration.notificationCenter = center
+        configuration.decodeConcurrency = 1
+        let pipeline = ImagePipeline(configuration: configuration)
+        let url = FormatFixtureTests.folder.appendingPathComponent("animated.webp")
+        let watched = ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)
+        // Left at its first frame on screen: nobody is told more, and the whole animation is
+        // cached for the next Enter.
+        let left = try leave(pipeline, center, watched, partialFirst: true)
+        defer { left.done() }
+        let cached = try #require(waitFor { pipeline.cachedImage(for: watched) })
+        #expect(cached.animation?.isComplete == true && cached.animation?.frames.count == 3)
+        #expect(left.notes() == [true], "one partial, then nothing: the ticket had left")
+        #expect(pipeline.statistics.animationsDecodedUnwatched == 1)
+        // Left before any frame reached it (another box, another load): it stops, nothing cached.
+        let unseen = ImageRequest(url: url, maxPixelWidth: 12, maxPixelHeight: 12, animated: true)
+        try leave(pipeline, center, unseen, partialFirst: false).done()
+        // A load after it on the one decode slot: by its answer the left one has ended.
+        _ = try syncImage(pipeline, ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8))
+        #expect(pipeline.cachedImage(for: unseen) == nil)
+        #expect(pipeline.statistics.animationsDecodedUnwatched == 1)
+    }
+
+    /// Polls `value` for up to 10 s.
+    private func waitFor<T>(_ value: () -> T?) -> T? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let v = value() { return v }
+            usleep(5000)
+        }
+        return nil
+    }
+
+    /// `request` through a callback load, waited for.
+    private func syncImage(_ pipeline: ImagePipeline, _ request: ImageRequest) throws -> DecodedImage {
+        let box = Mutex<Result<DecodedImage, ImagePipeline.Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        pipeline.load(request, priority: 0) { result in
+            box.withLock { $0 = result }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 10)
+        return try box.withLock { $0 }!.get()
+    }
 }

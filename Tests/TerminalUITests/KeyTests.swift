@@ -20,6 +20,16 @@ struct KeyTests {
         #expect(Key.decode(4, isKeyCode: false) == .control("D"))
     }
 
+    @Test("the codes focus reports are bound to decode as focus events; nothing else does")
+    func focusCodes() {
+        #expect(Key.decode(Key.focusInCode, isKeyCode: true) == .focusIn)
+        #expect(Key.decode(Key.focusOutCode, isKeyCode: true) == .focusOut)
+        // Above KEY_MAX and every code ncurses gives terminfo's extended keys (a few hundred).
+        #expect(Key.focusInCode > UInt32(KEY_MAX) + 1000)
+        #expect(Key.decode(Key.focusInCode, isKeyCode: false) != .focusIn)
+        #expect(Key.decode(UInt32(KEY_MAX) + 1, isKeyCode: true) == nil)
+    }
+
     @Test("characters decode as typed, non-ASCII included; control and bidi scalars never do")
     func characters() {
         #expect(Key.decode(UInt32(UInt8(ascii: "j")), isKeyCode: false) == .character("j"))

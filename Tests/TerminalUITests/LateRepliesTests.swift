@@ -35,4 +35,20 @@ struct LateRepliesTests {
     func keptIndices() {
         #expect(LateReplies.kept(codes("a\u{1B}[?62;4cb")) == [0, 9])
     }
+
+    @Test("focus reports that come as plain codes (ESC [ I, ESC [ O) are focus events, never keys")
+    func focusReports() {
+        let batch = codes("j\u{1B}[Ik\u{1B}[O\u{1B}[?1;2c\u{1B}[Il")
+        #expect(LateReplies.scan(batch) == [.code(0), .focus(true), .code(4), .focus(false), .focus(true), .code(18)])
+        #expect(text(LateReplies.strip(batch)) == "jkl")
+        // Other CSI finals, a cut report and a key code in the middle stay as they came.
+        for kept in ["\u{1B}[", "\u{1B}[Z", "\u{1B}[i", "\u{1B}O", "\u{1B}[1I"] {
+            #expect(text(LateReplies.strip(codes(kept))) == kept)
+            #expect(!LateReplies.scan(codes(kept)).contains(.focus(true)))
+        }
+        var broken = codes("\u{1B}[")
+        broken.append((0o403, true))
+        broken += codes("I")
+        #expect(LateReplies.scan(broken) == [.code(0), .code(1), .code(2), .code(3)])
+    }
 }

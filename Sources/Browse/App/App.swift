@@ -100,6 +100,8 @@ public final class App {
 
     /// Handles one key (or mouse report) at time `now`.
     public func handle(_ key: Key, now: ContinuousClock.Instant = .now) {
+        // Focus reports are not keys: the note, the count and the prompt stay as they are.
+        if key == .focusIn || key == .focusOut { return focusChanged(key == .focusIn, now: now) }
         message = nil
         messageAlone = false
         if key == .resize { return }
@@ -484,8 +486,107 @@ public final class App {
     public func pixelOutputAfterRefresh() -> [UInt8] {
         defer { lastDrawWasFull = false }
         guard let image = top as? ImageView else { return [] }
-        return image.terminalOutput(fullRepaint: lastDrawWasFull)
+        // Off screen (tmux shows another window): nothing goes out; the picture is put back,
+        // as after a full repaint, once the pane shows again.
+        guard paneVisible else { return [] }
+        let putBack = putBackPicture
+        putBackPicture = false
+        let out = image.terminalOutput(fullRepaint: lastDrawWasFull || putBack)
+        // Inside tmux the picture goes where the outer terminal's cursor is, which tmux moves to
+        // the pane's only after reading the pane's output: the cursor is moved there first,
+        // through passthrough, in the outer terminal's cells (the pane's origin added).
+        guard !out.isEmpty, pixels?.1.tmuxPassthrough == true, let origin = image.pictureOrigin else { return out }
+        let row = tmuxPaneOrigin.row + origin.row + 1, column = tmuxPaneOrigin.column + origin.column + 1
+        return Passthrough.tmux(Array("\u{1B}[\(row);\(column)H".utf8)) + out
     }
+
+    // MARK: The pane on screen (tmux)
+
+    /// Inside tmux with a pixel protocol through passthrough: asks tmux whether the pane is on
+    /// a screen (the wiring sets it: it runs ``TmuxPane/ask(pane:timeoutMilliseconds:answer:)``
+    /// and hands the answer to ``paneVisibilityAnswered(_:)`` on the main thread). Nil (outside
+    /// tmux, half blocks): the pane is always taken as visible and nothing is asked.
+    public var askPaneVisibility: (() -> Void)?
+    /// False while tmux shows another window, session or nothing (detached) where the pane was:
+    /// no picture goes out, and the one shown has come off (kitty: its placement deleted, the
+    /// image kept in the terminal by id); it is put back when the pane shows again.
+    public private(set) var paneVisible = true
+    /// The last focus report (``Key/focusIn``/``Key/focusOut``); nil until one came (tmux's
+    /// `focus-events` is off, the default, or the terminal sends none): then tmux is asked.
+    public private(set) var paneFocused: Bool?
+    /// A question to tmux is out (its answer not yet in).
+    private var paneAskInFlight = false
+    /// When tmux may be asked next.
+    private var nextPaneAsk = ContinuousClock.now
+    /// The next turn puts the top full view's picture back (the pane shows again).
+    private var putBackPicture = false
+    /// Least time between two questions to tmux, in ms: a window switch takes the picture off
+    /// within this plus one `tmux` run (a few ms); about 1% of one core while asking.
+    public static let paneAskInterval = 300
+    /// Questions asked of tmux (tests).
+    public private(set) var paneAsks = 0
+    /// The pane's top-left cell on the outer terminal (0-based), as tmux last said (the wiring
+    /// sets it from ``TmuxPane/State``).
+    public var tmuxPaneOrigin = (column: 0, row: 0)
+
+    /// When tmux is to be asked whether the pane shows (the wiring's `poll` wakes then): only
+    /// while a full view with a pixel protocol is on top, no question is out, and focus reports
+    /// do not already say the pane has the focus (a focused pane is on screen). Nil otherwise.
+    public var paneCheckDue: ContinuousClock.Instant? {
+        guard askPaneVisibility != nil, !paneAskInFlight, let image = top as? ImageView, image.pixelProtocol != .halfblock
+        else { return nil }
+        // Asked once even when focused: the pane's origin and the client's tty.
+        if paneFocused == true && paneVisible && paneAsks > 0 { return nil }
+        return nextPaneAsk
+    }
+
+    /// Asks tmux when ``paneCheckDue`` has come (the main loop calls it every turn).
+    public func checkPane(now: ContinuousClock.Instant = .now) {
+        guard let due = paneCheckDue, due <= now, let ask = askPaneVisibility else { return }
+        paneAskInFlight = true
+        paneAsks += 1
+        ask()
+    }
+
+    /// tmux's answer (nil: tmux could not be asked; what was known stays).
+    public func paneVisibilityAnswered(_ visible: Bool?, now: ContinuousClock.Instant = .now) {
+        paneAskInFlight = false
+        nextPaneAsk = now + .milliseconds(Self.paneAskInterval)
+        if let visible { setPaneVisible(visible) }
+    }
+
+    /// A focus report: focus in means the pane is on screen; focus out asks tmux at once (a
+    /// pane of a split window loses the focus and stays on screen).
+    func focusChanged(_ focused: Bool, now: ContinuousClock.Instant = .now) {
+        guard askPaneVisibility != nil else { return }
+        paneFocused = focused
+        if focused {
+            setPaneVisible(true)
+        } else {
+            nextPaneAsk = now
+        }
+    }
+
+    /// The pane went off screen or came back: the top full view's picture comes off (before the
+    /// next refresh) or goes back (after it).
+    func setPaneVisible(_ visible: Bool) {
+        guard visible != paneVisible else { return }
+        paneVisible = visible
+        if visible {
+            putBackPicture = true
+        } else if let image = top as? ImageView {
+            let bytes = image.hideOutput()
+            pendingPixelOutput += bytes
+            if !bytes.isEmpty { writeAroundTmux?(image.hideOutput(wrapped: false)) }
+        }
+    }
+
+    /// Writes bytes straight to the outer terminal, around tmux (the wiring sets it: the
+    /// client's tty, ``TmuxPane/write(_:toClientTTY:)``). tmux 3.3 drops passthrough from a
+    /// pane that is off screen, so the command that takes a kitty picture off after a window
+    /// switch goes both ways: through tmux (reaches the terminal with `allow-passthrough all`)
+    /// and this (a placement deleted twice is deleted once).
+    public var writeAroundTmux: (([UInt8]) -> Void)?
 
     /// Bytes that take every picture off the screen (at exit, before the screen closes).
     public func pixelOutputAtExit() -> [UInt8] {
@@ -514,7 +615,9 @@ public final class App {
     public func idleWork() { model.list.indexSome() }
     /// When the top full view's animation shows its next frame (nil: none is playing): the
     /// wiring's `poll` wakes then, besides the spinner's ticks.
-    public var frameDue: ContinuousClock.Instant? { (top as? ImageView)?.frameDue }
+    /// None while the pane is off screen (tmux shows another window: the loop does not wake
+    /// for frames nobody sees; the frame due then is shown when it is back).
+    public var frameDue: ContinuousClock.Instant? { paneVisible ? (top as? ImageView)?.frameDue : nil }
 
     /// Moves the top full view's animation to the frame due at `now`; a new frame marks the
     /// image area alone for the next draw (the status line is drawn only when its text changes).

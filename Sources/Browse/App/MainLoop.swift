@@ -103,6 +103,11 @@ public final class MainLoop {
             let frame = max(0, Self.milliseconds(until: due))
             timeout = min(timeout ?? frame, frame)
         }
+        // Inside tmux with a picture: when tmux is next asked whether the pane shows.
+        if let due = app.paneCheckDue {
+            let check = max(0, Self.milliseconds(until: due))
+            timeout = min(timeout ?? check, check)
+        }
         // A transmission that finished now is placed by the next turn, at once.
         let sent = output?.pump() ?? false
         let wake = wait(app.hasIdleWork || sent ? 0 : timeout)
@@ -126,6 +131,7 @@ public final class MainLoop {
             nextTick = ContinuousClock.now + .milliseconds(Spinner.interval)
         }
         app.advanceFrames()
+        app.checkPane()
     }
 
     /// Whole milliseconds from now until `instant`, rounded up (so a wake-up is never early);

@@ -887,6 +887,22 @@ public final class ImageView: BrowseView {
         return pending + presenter!.remove(from: area)
     }
 
+    /// The bytes that take the picture off while the pane is off screen (tmux shows another
+    /// window), to be put back by ``terminalOutput(fullRepaint:)`` with `fullRepaint` once it
+    /// shows again: kitty's placement is deleted with its data kept (`d=i`: placed again by id,
+    /// no pixels sent); sixel and iTerm2 pictures live in the cells tmux has drawn over
+    /// (nothing to send: an erase now would land on the other window's cells).
+    /// The top-left cell of the picture on screen (0-based column, row), nil when none is.
+    public var pictureOrigin: (column: Int, row: Int)? { shown?.area.origin }
+
+    /// `wrapped`: in tmux's passthrough when the presenter wraps (false: the bare command, for
+    /// the terminal's own tty).
+    public func hideOutput(wrapped: Bool = true) -> [UInt8] {
+        guard let kitty = presenter as? KittyPresenter, shown != nil, let id = kitty.shownID else { return [] }
+        let delete = KittyGraphics.delete(id: id, freeData: false)
+        return wrapped && kitty.context.tmuxPassthrough ? Passthrough.tmux(delete) : delete
+    }
+
     public func handle(_ action: Action, count: Int?) -> Reaction {
         note = nil
         switch action {
