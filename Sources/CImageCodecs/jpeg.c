@@ -51,6 +51,11 @@ static int orientation_of(struct jpeg_decompress_struct *cinfo) {
 }
 
 int ccodec_jpeg_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
+    /* jpeg_mem_src fails on no bytes, before the setjmp below could catch it. */
+    if (len == 0) {
+        ccodec_set_error(err, errlen, "empty file");
+        return CCODEC_CORRUPT;
+    }
     struct jpeg_decompress_struct cinfo;
     error_mgr jerr;
     start(&cinfo, &jerr, buf, len);
@@ -88,6 +93,10 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
 int ccodec_jpeg_decode_flags(const void *buf, size_t len, int need_width, int need_height,
                              int64_t max_pixels, int flags, ccodec_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
+    if (len == 0) {
+        ccodec_set_error(err, errlen, "empty file");
+        return CCODEC_CORRUPT;
+    }
     struct jpeg_decompress_struct cinfo;
     error_mgr jerr;
     /* volatile: changed after setjmp and read after a longjmp. */

@@ -163,6 +163,14 @@ struct BlockVarianceTests {
         #expect(result.pixels.isEmpty)
     }
 
+    @Test("no bytes at all fail as a corrupt JPEG (jpeg_mem_src refuses them before the setjmp)")
+    func empty() {
+        for flags in [0, Self.variance] {
+            let result = decode(Data(), flags: flags)
+            #expect(result.rc == -1 && result.message == "empty file")
+        }
+    }
+
     @Test("EXIF orientation and embedded ICC profiles still apply", arguments: [
         ("orientation-6.jpg", false), ("orientation-3.jpg", false), ("p3.jpg", true), ("adobe-rgb.jpg", true),
     ])
