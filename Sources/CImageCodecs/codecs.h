@@ -32,9 +32,9 @@ int ccodec_jpeg_blocks_eligible(struct jpeg_decompress_struct *cinfo);
    ceil(image side / 8); `pixels` must hold that many), into `pixels`. With use_sigma each
    pixel is the sRGB code of its block's estimated linear-light mean, (f(c - s) + f(c + s)) / 2
    per channel with s the luma block's deviation; without, the block's mean as libjpeg's own
-   1/8 decode gives it (within 1). Returns 0, or 1 when a row came twice (a file with more
-   scans than its first announced): then `pixels` is not written and the caller decodes the
-   file another way. Errors go to cinfo->err's error_exit, as for any jpeglib call. */
+   1/8 decode gives it (within 1). Returns 0, or 1 when a row came twice: then `pixels` is
+   not written and the caller decodes the file another way (a guard: libjpeg itself fails a
+   second scan after one that held every component, "Didn't expect more than one scan"). Errors go to cinfo->err's error_exit, as for any jpeglib call. */
 int ccodec_jpeg_blocks_decode(struct jpeg_decompress_struct *cinfo, int use_sigma, unsigned char *pixels,
                               unsigned *width, unsigned *height);
 

@@ -163,6 +163,22 @@ struct BlockVarianceTests {
         #expect(result.pixels.isEmpty)
     }
 
+    @Test("a second scan after one that held every component fails, as libjpeg's own decode fails it")
+    func secondScan() throws {
+        // Given the zone plate with its scan (SOS and entropy-coded data) repeated before EOI
+        let bytes = [UInt8](try fixture("zone-plate.jpg"))
+        let sos = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let eoi = bytes.count - 2
+        #expect(bytes[eoi] == 0xFF && bytes[eoi + 1] == 0xD9)
+        let twice = Data(bytes[..<eoi] + bytes[sos..<eoi] + [0xFF, 0xD9])
+        // When it is decoded at 1/8 with and without the block variance
+        let plain = decode(twice, flags: 0)
+        let asked = decode(twice, flags: Self.variance)
+        // Then both refuse it the same way (the rows are never visited twice)
+        #expect(plain.rc == -1 && asked.rc == -1)
+        #expect(asked.message == plain.message && asked.message == "Didn't expect more than one scan")
+    }
+
     @Test("no bytes at all fail as a corrupt JPEG (jpeg_mem_src refuses them before the setjmp)")
     func empty() {
         for flags in [0, Self.variance] {
