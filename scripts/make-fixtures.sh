@@ -1,5 +1,5 @@
 #!/bin/bash
-# Regenerates the image fixtures in Tests/Fixtures/images/ (committed; about 35 KB in all) with
+# Regenerates the image fixtures in Tests/Fixtures/images/ (committed; about 100 KB in all) with
 # ImageMagick 6 `convert` and the `vips` CLI (apt: imagemagick libvips-tools).
 #   scripts/make-fixtures.sh
 # The tests (Tests/ImagePipelineTests/FormatFixtureTests.swift, Tests/EndToEnd/test_render.py)
@@ -83,6 +83,25 @@ $IM -size 1x2000 xc:red -size 1x2000 xc:blue -append -strip "PNG24:$OUT/tall-1x4
 # vips writes it line by line without holding it in memory.
 vips black "$TMP/black.v" 12000 12000
 vips pngsave "$TMP/black.v" "$OUT/huge-12000x12000.png" --bitdepth 1 --compression 9 --strip
+
+# The 1/8 picture from the DCT coefficients (Tests/ImagePipelineTests/BlockVarianceTests.swift):
+# zone plates as in scripts/make-quality-images.py (cos(pi r^2 / 2R), the frequency reaching
+# 0.5 cycles per pixel at r = R), 256x192, quality 90, in RGB 4:4:4 and in greyscale; and a
+# flat colour in 4:2:0, 100x60 (not a multiple of the 16-pixel MCU), where every block's
+# deviation is 0. Baseline, deterministic (Pillow).
+/usr/bin/python3 - "$OUT" <<'PY'
+import sys
+import numpy as np
+from PIL import Image
+out = sys.argv[1]
+h, w, radius = 192, 256, 160.0
+y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+v = 0.5 + 0.5 * np.cos(np.pi * ((x - w / 2 + 0.5) ** 2 + (y - h / 2 + 0.5) ** 2) / (2 * radius))
+grey = np.clip(np.rint(v * 255), 0, 255).astype(np.uint8)
+Image.fromarray(np.stack([grey] * 3, -1)).save(out + "/zone-plate.jpg", quality=90, subsampling=0)
+Image.fromarray(grey, "L").save(out + "/zone-plate-grey.jpg", quality=90)
+Image.new("RGB", (100, 60), (200, 60, 40)).save(out + "/flat-420.jpg", quality=90, subsampling=2)
+PY
 
 # Broken files, named for what they break.
 $IM -seed 4 -size 64x48 plasma:red-blue -quality 90 -strip "$TMP/photo.jpg" 2>/dev/null || \

@@ -59,6 +59,11 @@ static int orientation_of(struct jpeg_decompress_struct *cinfo) {
 }
 
 int ccodec_jpeg_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen) {
+    /* jpeg_mem_src fails on no bytes, before the setjmp below could catch it. */
+    if (len == 0) {
+        ccodec_set_error(err, errlen, "empty file");
+        return CCODEC_CORRUPT;
+    }
     struct jpeg_decompress_struct cinfo;
     error_mgr jerr;
     start(&cinfo, &jerr);
@@ -91,7 +96,16 @@ static int scale_for(unsigned w, unsigned h, int need_w, int need_h) {
 
 int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_height,
                        int64_t max_pixels, ccodec_image *out, char *err, size_t errlen) {
+    return ccodec_jpeg_decode_flags(buf, len, need_width, need_height, max_pixels, 0, out, err, errlen);
+}
+
+int ccodec_jpeg_decode_flags(const void *buf, size_t len, int need_width, int need_height,
+                             int64_t max_pixels, int flags, ccodec_image *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
+    if (len == 0) {
+        ccodec_set_error(err, errlen, "empty file");
+        return CCODEC_CORRUPT;
+    }
     struct jpeg_decompress_struct cinfo;
     error_mgr jerr;
     /* volatile: changed after setjmp and read after a longjmp. */
@@ -125,34 +139,62 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
 
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     int inverted = cmyk && cinfo.saw_Adobe_marker;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     int n = scale_for(iw, ih, swap ? need_height : need_width, swap ? need_width : need_height);
-    cinfo.scale_num = (unsigned)n;
-    cinfo.scale_denom = 8;
-    /* The quality a thumbnail needs: the accurate integer IDCT and fancy upsampling are
-       libjpeg-turbo's defaults; keep them. */
-    jpeg_start_decompress(&cinfo);
-    unsigned ow = cinfo.output_width, oh = cinfo.output_height;
-    if (cinfo.output_components != 4 || ow == 0 || oh == 0) {
-        ccodec_set_error(err, errlen, "unsupported JPEG layout");
+    unsigned ow, oh;
+    int blocks = 0;
+    if (n == 1 && (flags & (CCODEC_JPEG_BLOCK_VARIANCE | CCODEC_JPEG_BLOCK_MEANS)) &&
+        ccodec_jpeg_blocks_eligible(&cinfo)) {
+        /* The 1/8 picture from the coefficients, with each block's deviation (jpeg_blocks.c). */
+        ow = cinfo.comp_info[0].width_in_blocks;
+        oh = cinfo.comp_info[0].height_in_blocks;
+        pixels = malloc((size_t)ow * 4 * oh);
+        if (pixels == NULL) {
+            ccodec_set_error(err, errlen, "out of memory");
+            jpeg_destroy_decompress(&cinfo);
+            free(icc);
+            return CCODEC_CORRUPT;
+        }
+        int use_sigma = (flags & CCODEC_JPEG_BLOCK_VARIANCE) != 0;
+        if (ccodec_jpeg_blocks_decode(&cinfo, use_sigma, pixels, &ow, &oh) != 0) {
+            /* Rows came twice (more scans than the first announced): decode it as before. */
+            jpeg_destroy_decompress(&cinfo);
+            free(pixels);
+            free(icc);
+            return ccodec_jpeg_decode_flags(buf, len, need_width, need_height, max_pixels, 0, out, err, errlen);
+        }
+        jpeg_finish_decompress(&cinfo);
         jpeg_destroy_decompress(&cinfo);
-        free(icc);
-        return CCODEC_CORRUPT;
-    }
-    size_t stride = (size_t)ow * 4;
-    pixels = malloc(stride * oh);
-    if (pixels == NULL) {
-        ccodec_set_error(err, errlen, "out of memory");
+        blocks = 1;
+    } else {
+        cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+        cinfo.scale_num = (unsigned)n;
+        cinfo.scale_denom = 8;
+        /* The quality a thumbnail needs: the accurate integer IDCT and fancy upsampling are
+           libjpeg-turbo's defaults; keep them. */
+        jpeg_start_decompress(&cinfo);
+        ow = cinfo.output_width;
+        oh = cinfo.output_height;
+        if (cinfo.output_components != 4 || ow == 0 || oh == 0) {
+            ccodec_set_error(err, errlen, "unsupported JPEG layout");
+            jpeg_destroy_decompress(&cinfo);
+            free(icc);
+            return CCODEC_CORRUPT;
+        }
+        size_t stride = (size_t)ow * 4;
+        pixels = malloc(stride * oh);
+        if (pixels == NULL) {
+            ccodec_set_error(err, errlen, "out of memory");
+            jpeg_destroy_decompress(&cinfo);
+            free(icc);
+            return CCODEC_CORRUPT;
+        }
+        while (cinfo.output_scanline < oh) {
+            JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
+            jpeg_read_scanlines(&cinfo, &row, 1);
+        }
+        jpeg_finish_decompress(&cinfo);
         jpeg_destroy_decompress(&cinfo);
-        free(icc);
-        return CCODEC_CORRUPT;
     }
-    while (cinfo.output_scanline < oh) {
-        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
 
     size_t count = (size_t)ow * oh;
     int converted = 0;
@@ -184,6 +226,7 @@ int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_hei
     out->height = h;
     out->scale_eighths = n;
     out->icc_applied = converted;
+    out->block_variance = blocks;
     return CCODEC_OK;
 }
 

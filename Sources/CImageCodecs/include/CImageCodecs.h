@@ -19,6 +19,8 @@ typedef struct {
     int source_height;
     int scale_eighths;  /* JPEG: the DCT scale used, in eighths (1 = 1/8 ... 8 = 1/1); PNG: 8 */
     int icc_applied;    /* 1 when an embedded ICC profile was converted to sRGB */
+    int block_variance; /* JPEG: 1 when the 1/8 picture came from the coefficients
+                           (ccodec_jpeg_decode_flags), 0 from libjpeg's own DCT scaling */
 } ccodec_image;
 
 /* Return codes. */
@@ -41,6 +43,27 @@ int ccodec_jpeg_probe(const void *buf, size_t len, int *width, int *height, char
    header says more than max_pixels pixels (0: no cap) is refused before decoding. */
 int ccodec_jpeg_decode(const void *buf, size_t len, int need_width, int need_height,
                        int64_t max_pixels, ccodec_image *out, char *err, size_t errlen);
+
+/* Flags of ccodec_jpeg_decode_flags. */
+enum {
+    /* At the 1/8 scale, each pixel is its 8x8 block's estimated linear-light mean, from the
+       block's mean and its deviation sigma (the AC coefficients' energy: sigma^2 =
+       sum(AC^2) / 64 after dequantisation, the DCT being orthonormal) as
+       (f(c - sigma) + f(c + sigma)) / 2 per channel, f the sRGB decoding, written back as
+       sRGB. libjpeg's 1/8 output is the mean of gamma-encoded values: too dark where a block
+       holds fine detail. Taken by single-scan (sequential, interleaved) greyscale and YCbCr
+       files with chroma at full or half resolution; others (progressive, CMYK, ...) decode
+       as without the flag. The coefficients are read one iMCU row at a time, not kept. */
+    CCODEC_JPEG_BLOCK_VARIANCE = 1,
+    /* The same coefficient path with sigma taken as 0: libjpeg's own 1/8 pixels (within 1 per
+       channel). For tests and measurement. */
+    CCODEC_JPEG_BLOCK_MEANS = 2
+};
+
+/* As ccodec_jpeg_decode, with `flags` (CCODEC_JPEG_BLOCK_*; 0: the same as ccodec_jpeg_decode).
+   out->block_variance says which path made the pixels. */
+int ccodec_jpeg_decode_flags(const void *buf, size_t len, int need_width, int need_height,
+                             int64_t max_pixels, int flags, ccodec_image *out, char *err, size_t errlen);
 
 /* PNG header only (IHDR): width and height in pixels. */
 int ccodec_png_probe(const void *buf, size_t len, int *width, int *height, char *err, size_t errlen);

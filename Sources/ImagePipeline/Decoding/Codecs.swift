@@ -34,10 +34,18 @@ enum Codecs {
     /// source: never enlarged, aspect kept. With `shrink` false the decoded bitmap comes back
     /// as decoded (the JPEG at that DCT scale, the PNG whole), for a caller that resizes it
     /// itself in one pass (`vitrine render`: one box filter straight to the cell grid).
+    ///
+    /// A JPEG decoded at 1/8 with `shrink` false or `blockVariance` true (the full view) comes
+    /// from its coefficients instead (`CCODEC_JPEG_BLOCK_VARIANCE`): each pixel is its 8x8
+    /// block's linear-light mean estimated from the block's mean and deviation, so fine
+    /// detail keeps its brightness (docs/PERFORMANCE.md, issue 14, "Seventh round"); it costs
+    /// about a fifth more CPU than libjpeg's own 1/8 decode, which thumbnails keep.
+    /// Progressive, CMYK and other layouts decode as before.
     /// - Throws: `.tooManyPixels` when the header is over `maxPixels` (nothing decoded),
     ///   `.corrupt` for truncated or undecodable data.
     static func thumbnail(
-        _ data: Data, format: ImageFormat, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true
+        _ data: Data, format: ImageFormat, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true,
+        blockVariance: Bool = false
     ) throws(ImagePipeline.Error) -> DecodedImage {
         var out = ccodec_image()
         var message = [CChar](repeating: 0, count: 256)
@@ -46,10 +54,11 @@ enum Codecs {
         }
         let size = try probe(data, format: .jpeg)
         let need = Vips.fitSize(width: max(size.width, 1), height: max(size.height, 1), maxWidth: maxWidth, maxHeight: maxHeight)
+        let flags: Int32 = blockVariance || !shrink ? Int32(CCODEC_JPEG_BLOCK_VARIANCE) : 0
         let rc = data.withUnsafeBytes { raw in
-            ccodec_jpeg_decode(
+            ccodec_jpeg_decode_flags(
                 raw.baseAddress, raw.count, Int32(clamping: need.width), Int32(clamping: need.height),
-                Int64(maxPixels), &out, &message, message.count)
+                Int64(maxPixels), flags, &out, &message, message.count)
         }
         if rc == -2 {
             throw .tooManyPixels(width: Int(out.source_width), height: Int(out.source_height), limit: maxPixels)
@@ -183,16 +192,19 @@ enum ImageDecoder {
     /// - Throws: `.notAnImage`, `.unsupportedFormat` (BMP, or a loader outside libvips's
     ///   allow-list), `.decoderMissing` (libvips not available), `.tooManyPixels`, `.corrupt`.
     /// - Parameter shrink: false leaves a JPEG or PNG decoded by ``Codecs`` at its decoded size
-    ///   (see ``Codecs/thumbnail(_:format:maxWidth:maxHeight:maxPixels:shrink:)``); other
+    ///   (see ``Codecs/thumbnail(_:format:maxWidth:maxHeight:maxPixels:shrink:blockVariance:)``); other
     ///   formats fit the box either way.
+    /// - Parameter blockVariance: a JPEG decoded at 1/8 takes each block's linear-light mean
+    ///   from its coefficients (as with `shrink` false; see ``Codecs``): for the full view.
     static func thumbnail(
-        _ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true
+        _ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int, shrink: Bool = true, blockVariance: Bool = false
     ) throws(ImagePipeline.Error) -> DecodedImage {
         guard let format = ImageFormat.sniff(data) else { throw .notAnImage(ImageFormat.describe(data)) }
         if !format.isDecoded { throw .unsupportedFormat(format.name) }
         if format == .jpeg {
             return try Codecs.thumbnail(
-                data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels, shrink: shrink)
+                data, format: .jpeg, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels, shrink: shrink,
+                blockVariance: blockVariance)
         }
         if format == .png {
             let size = try Codecs.probe(data, format: .png)
@@ -209,7 +221,8 @@ enum ImageDecoder {
 
     /// Decodes `data` for `request`: every frame of an animated GIF or WebP when the request is
     /// `animated` (within `configuration.maxAnimationBytes`, see ``Vips/animation``), else (and
-    /// for still images) as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``.
+    /// for still images) as ``thumbnail(_:maxWidth:maxHeight:maxPixels:shrink:blockVariance:)``,
+    /// with `blockVariance` for an `animated` request (the full view's; thumbnails' are not).
     /// - Parameter progress: for an animation, called with the frames so far after each but
     ///   the last (see ``Vips/animation(_:maxWidth:maxHeight:maxPixels:maxBytes:progress:)``).
     /// - Throws: as ``thumbnail(_:maxWidth:maxHeight:maxPixels:)``; `.cancelled` when
@@ -226,6 +239,7 @@ enum ImageDecoder {
             return animation
         }
         return try thumbnail(
-            data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight, maxPixels: configuration.maxPixels)
+            data, maxWidth: request.maxPixelWidth, maxHeight: request.maxPixelHeight, maxPixels: configuration.maxPixels,
+            blockVariance: request.animated)
     }
 }
