@@ -1,8 +1,9 @@
 /* libFuzzer entry for CImageCodecs (Fuzz/README.md, targets png and jpeg): the shims over
    libpng and libjpeg-turbo that every PNG and JPEG from a gallery, a server or a disk goes
    through. VITRINE_FUZZ picks the decoder. Each input is probed, decoded whole under a
-   pixel cap, decoded into a caller buffer and (PNG) decoded row by row; the three PNG paths
-   must agree on success and on the pixels, so a disagreement aborts like a crash. */
+   pixel cap, and then (PNG) decoded into a caller buffer and row by row, (JPEG) decoded at
+   1/8 from the DCT coefficients. The paths must agree on success (PNG: on the pixels too;
+   JPEG: on the size), so a disagreement aborts like a crash. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,25 @@ static void fuzz_jpeg(const uint8_t *data, size_t size) {
             ccodec_free(out.pixels);
         }
     }
+    /* The 1/8 picture from the DCT coefficients (render and the full view): each flag must
+       succeed exactly when libjpeg's own 1/8 decode does, at the same size. */
+    ccodec_image plain;
+    memset(&plain, 0, sizeof plain);
+    int rc = ccodec_jpeg_decode(data, size, 32, 16, MAX_PIXELS, &plain, err, sizeof err);
+    const int flags[2] = {CCODEC_JPEG_BLOCK_VARIANCE, CCODEC_JPEG_BLOCK_MEANS};
+    for (int i = 0; i < 2; i++) {
+        ccodec_image out;
+        memset(&out, 0, sizeof out);
+        int rc2 = ccodec_jpeg_decode_flags(data, size, 32, 16, MAX_PIXELS, flags[i], &out, err,
+                                           sizeof err);
+        if ((rc == CCODEC_OK) != (rc2 == CCODEC_OK)) abort();
+        if (rc2 == CCODEC_OK) {
+            if (out.length != (size_t)out.width * (size_t)out.height * 4) abort();
+            if (out.width != plain.width || out.height != plain.height) abort();
+            ccodec_free(out.pixels);
+        }
+    }
+    if (rc == CCODEC_OK) ccodec_free(plain.pixels);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
