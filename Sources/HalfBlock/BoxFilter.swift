@@ -130,13 +130,39 @@ package enum BoxFilter {
     package static func resizeRGBA(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, toWidth: Int, toHeight: Int
     ) -> RGBAImage {
+        precondition(pixels.count == width * height * 4, "input must hold width * height * 4 bytes")
+        let src = pixels.baseAddress!
+        return resizeRGBA(inputWidth: width, inputHeight: height, toWidth: toWidth, toHeight: toHeight) { y in
+            src + y * width * 4
+        }!
+    }
+
+    /// `source` area-averaged to `toWidth` x `toHeight` pixels, as
+    /// ``resizeRGBA(_:width:height:toWidth:toHeight:)`` (the same bytes), its rows read top to
+    /// bottom, each once, as the filter reaches them: the whole image is never held (one
+    /// `source.width * 4`-byte row and the filter's `source.width * 16`-byte line). Nil when
+    /// the source fails (`next` returns false).
+    package static func resizeRGBA(_ source: RGBARowSource, toWidth: Int, toHeight: Int) -> RGBAImage? {
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: source.width * 4)
+        defer { row.deallocate() }
+        var expected = 0
+        return resizeRGBA(inputWidth: source.width, inputHeight: source.height, toWidth: toWidth, toHeight: toHeight) { y in
+            precondition(y == expected, "rows are read in order")
+            expected += 1
+            return source.next(row) ? UnsafePointer(row) : nil
+        }
+    }
+
+    private static func resizeRGBA(
+        inputWidth width: Int, inputHeight height: Int, toWidth: Int, toHeight: Int,
+        rowAt: (Int) -> UnsafePointer<UInt8>?
+    ) -> RGBAImage? {
+        var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: toWidth * toHeight * 4) { out, count in
             LinearLight.buckets.withUnsafeBufferPointer { buckets in
                 LinearLight.thresholds.withUnsafeBufferPointer { thresholds in
                     let base = out.baseAddress!
-                    precondition(pixels.count == width * height * 4, "input must hold width * height * 4 bytes")
-                    let src = pixels.baseAddress!
-                    _ = average({ y in src + y * width * 4 }, width: width, height: height, toWidth: toWidth, toHeight: toHeight) { o, sums in
+                    failed = !average(rowAt, width: width, height: height, toWidth: toWidth, toHeight: toHeight) { o, sums in
                         var q = base + o * toWidth * 4
                         for v in sums {
                             let a = v.w
@@ -157,9 +183,10 @@ package enum BoxFilter {
                     }
                 }
             }
+            if failed { out.initialize(repeating: 0) }
             count = toWidth * toHeight * 4
         }
-        return RGBAImage(width: toWidth, height: toHeight, pixels: bytes)
+        return failed ? nil : RGBAImage(width: toWidth, height: toHeight, pixels: bytes)
     }
 
     /// The two passes over `src` (`width * height * 4` bytes of sRGB RGBA, straight alpha):

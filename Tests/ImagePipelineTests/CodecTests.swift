@@ -128,7 +128,9 @@ struct CodecTests {
     func routing() {
         #expect(ImageDecoder.usesCodecs(.jpeg, width: 20000, height: 20000))
         #expect(ImageDecoder.usesCodecs(.png, width: 2048, height: 2048))
-        #expect(!ImageDecoder.usesCodecs(.png, width: 4096, height: 4096))
+        #expect(ImageDecoder.usesCodecs(.png, width: 4096, height: 4096))
+        #expect(!Codecs.decodesWhole(width: 4096, height: 4096))
+        #expect(Codecs.decodesWhole(width: 2048, height: 2048))
         #expect(!ImageDecoder.usesCodecs(.png, width: 8193, height: 2))
         #expect(!ImageDecoder.usesCodecs(.gif, width: 16, height: 16))
         #expect(!ImageDecoder.usesCodecs(.webp, width: 16, height: 16))

@@ -7,12 +7,19 @@ import HalfBlock
 /// embedded ICC profiles converted to sRGB by LittleCMS. All resampling is Vitrine's own
 /// (HalfBlock's linear-light, premultiplied box filter); libvips is not involved.
 enum Codecs {
-    /// PNGs with more pixels than this (or a side over ``wholeMaxSide``) go to libvips, which
-    /// streams them: decoding whole takes `width * height * 4` bytes at once (16 MiB here).
+    /// PNGs with more pixels than this (or a side over ``wholeMaxSide``) are not decoded whole:
+    /// that takes `width * height * 4` bytes at once (16 MiB here). They are read row by row
+    /// and shrunk as the rows arrive (``thumbnailRows(_:maxWidth:maxHeight:maxPixels:)``), or
+    /// go to libvips when they are wider than ``wholeMaxSide`` or cannot be read by rows.
     static let wholeMaxPixels = 4096 * 1024
-    /// PNGs with a longer side go to libvips: the box filter keeps one row of `width * 16`
-    /// bytes (a 4194304x1 PNG took 155 MB that way).
+    /// PNGs wider than this go to libvips: the box filter keeps one row of `width * 16`
+    /// bytes (a 4194304x1 PNG took 155 MB that way). A taller one is not decoded whole.
     static let wholeMaxSide = 8192
+
+    /// Whether a PNG of `width` x `height` pixels is decoded whole by libpng (else by rows).
+    static func decodesWhole(width: Int, height: Int) -> Bool {
+        width * height <= wholeMaxPixels && width <= wholeMaxSide && height <= wholeMaxSide
+    }
 
     /// Width and height in pixels from the header alone (EXIF orientation applied to JPEG).
     /// - Throws: `.corrupt` when the header cannot be read.
@@ -121,6 +128,24 @@ enum Codecs {
         return DecodedImage(bitmap: bitmap, sourceWidth: Int(out.source_width), sourceHeight: Int(out.source_height))
     }
 
+    /// A PNG too large to decode whole, read row by row (``streamPNG(_:maxPixels:_:)``) and
+    /// area-averaged as the rows arrive (`BoxFilter.resizeRGBA`, the same linear-light filter)
+    /// to ``Vips/fitSize(width:height:maxWidth:maxHeight:)`` of the source: the image is never
+    /// held, and the decode ends at its last row (the rest of the zlib stream is not inflated:
+    /// a 2100x2100 PNG with 1.5 GB of deflated zeros after its rows took libvips 1.3-2.4 s).
+    /// Nil when the PNG cannot be read by rows (Adam7 interlaced, or an ICC profile).
+    /// - Throws: as ``streamPNG(_:maxPixels:_:)``.
+    static func thumbnailRows(
+        _ data: Data, maxWidth: Int, maxHeight: Int, maxPixels: Int
+    ) throws(ImagePipeline.Error) -> DecodedImage? {
+        let streamed = try streamPNG(data, maxPixels: maxPixels) { source -> RGBAImage? in
+            let fit = Vips.fitSize(width: source.width, height: source.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            return BoxFilter.resizeRGBA(source, toWidth: fit.width, toHeight: fit.height)
+        }
+        guard let streamed else { return nil }
+        return DecodedImage(bitmap: streamed.result, sourceWidth: streamed.width, sourceHeight: streamed.height)
+    }
+
     /// A PNG read row by row (libpng, `png_read_row`) into `body`: nil when the image must
     /// be decoded whole instead (Adam7 interlaced, or an ICC profile to convert).
     /// - Throws: `.tooManyPixels` over `maxPixels` (nothing decoded), `.corrupt` for a damaged
@@ -163,16 +188,18 @@ enum Codecs {
     }
 }
 
-/// Which decoder reads which bytes: JPEG and PNG (up to ``Codecs/wholeMaxPixels``) through
-/// ``Codecs``; GIF, WebP, TIFF, HEIF/AVIF and larger PNGs through ``Vips``; BMP nowhere (its
-/// only libvips loader is ImageMagick's, which is not trusted with network bytes).
+/// Which decoder reads which bytes: JPEG and PNG (up to ``Codecs/wholeMaxSide`` wide: whole up
+/// to ``Codecs/wholeMaxPixels``, larger ones row by row) through ``Codecs``; GIF, WebP, TIFF,
+/// HEIF/AVIF, wider PNGs and large PNGs that cannot be read by rows (Adam7, ICC) through
+/// ``Vips``; BMP nowhere (its only libvips loader is ImageMagick's, which is not trusted with
+/// network bytes).
 enum ImageDecoder {
-    /// Whether `format` at `width` x `height` pixels is decoded by ``Codecs``.
+    /// Whether `format` at `width` x `height` pixels is decoded by ``Codecs`` (a large PNG
+    /// only when it can be read by rows: see ``Codecs/thumbnailRows(_:maxWidth:maxHeight:maxPixels:)``).
     static func usesCodecs(_ format: ImageFormat, width: Int, height: Int) -> Bool {
         switch format {
         case .jpeg: return true
-        case .png:
-            return width * height <= Codecs.wholeMaxPixels && width <= Codecs.wholeMaxSide && height <= Codecs.wholeMaxSide
+        case .png: return width <= Codecs.wholeMaxSide
         default: return false
         }
     }
@@ -193,7 +220,7 @@ enum ImageDecoder {
     ///   allow-list), `.decoderMissing` (libvips not available), `.tooManyPixels`, `.corrupt`.
     /// - Parameter shrink: false leaves a JPEG or PNG decoded by ``Codecs`` at its decoded size
     ///   (see ``Codecs/thumbnail(_:format:maxWidth:maxHeight:maxPixels:shrink:blockVariance:)``); other
-    ///   formats fit the box either way.
+    ///   formats, and PNGs too large to decode whole, fit the box either way.
     /// - Parameter blockVariance: a JPEG decoded at 1/8 takes each block's linear-light mean
     ///   from its coefficients (as with `shrink` false; see ``Codecs``): for the full view.
     static func thumbnail(
@@ -208,9 +235,14 @@ enum ImageDecoder {
         }
         if format == .png {
             let size = try Codecs.probe(data, format: .png)
-            if usesCodecs(.png, width: size.width, height: size.height) {
+            if Codecs.decodesWhole(width: size.width, height: size.height) {
                 return try Codecs.thumbnail(
                     data, format: .png, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels, shrink: shrink)
+            }
+            if usesCodecs(.png, width: size.width, height: size.height),
+                let rows = try Codecs.thumbnailRows(data, maxWidth: maxWidth, maxHeight: maxHeight, maxPixels: maxPixels)
+            {
+                return rows
             }
             if maxPixels > 0 && size.width * size.height > maxPixels {
                 throw .tooManyPixels(width: size.width, height: size.height, limit: maxPixels)
