@@ -39,7 +39,20 @@ struct TmuxPaneTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-tmuxpane-\(getpid()).out")
         defer { try? FileManager.default.removeItem(at: file) }
         _ = system("tmux -L \(socket) -f /dev/null \(command) </dev/null >\(file.path) 2>/dev/null")
-        return ((try? String(contentsOf: file, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        // Read with open(2)/read(2): Foundation 6.3.1's String(contentsOf:) leaks its 4 KiB
+        // buffer on an empty file (LeakSanitizer, `make asan-test`).
+        var bytes: [UInt8] = []
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                bytes += chunk[0..<n]
+            }
+            close(fd)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func ask(_ socket: String, _ pane: String) async -> TmuxPane.State? {

@@ -164,26 +164,11 @@ public enum TerminalProbe {
     /// features and terminal type, in one `tmux` run bounded by `deadline`. nil when tmux is
     /// missing or does not answer in time.
     static func askTmux(deadline: Double) -> TerminalCapabilities.TmuxFacts? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "tmux", "show", "-gv", "allow-passthrough", ";", "display", "-p", "#{client_termfeatures}|#{client_termtype}",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        do { try process.run() } catch { return nil }
+        let argv = ["tmux", "show", "-gv", "allow-passthrough", ";", "display", "-p", "#{client_termfeatures}|#{client_termtype}"]
         let left = max(0, deadline - monotonicMilliseconds())
-        if done.wait(timeout: .now() + .milliseconds(Int(left) + 1)) == .timedOut {
-            process.terminate()
-            return nil
-        }
         // tmux before 3.3 has no allow-passthrough option and fails here: half blocks then.
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard let result = POSIX.run(argv, timeoutMilliseconds: Int(left) + 1), result.status == 0 else { return nil }
+        let text = String(decoding: result.output, as: UTF8.self)
         return parseTmux(text)
     }
 

@@ -94,46 +94,15 @@ public enum TmuxPane {
     /// Asks tmux (the server `TMUX` names; `tmux` from PATH) about `pane` (`TMUX_PANE`, e.g.
     /// `%3`) off the calling thread and calls `answer` once, on another thread, with
     /// ``parse(_:)`` of its output, or nil when tmux failed, said something unexpected or took
-    /// longer than `timeoutMilliseconds` (it is then terminated). One `tmux` process, about
-    /// 2-4 ms of CPU. `server`: arguments naming another tmux server (`-L NAME`, tests).
+    /// longer than `timeoutMilliseconds` (it is then killed). One `tmux` process
+    /// (``POSIX/run(_:timeoutMilliseconds:)``), about 2-4 ms of CPU. `server`: arguments naming another tmux server (`-L NAME`, tests).
     public static func ask(
         pane: String, server: [String] = [], timeoutMilliseconds: Int = 500, answer: @escaping @Sendable (State?) -> Void
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + server + ["display", "-p", "-t", pane, format]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let once = Once()
-        process.terminationHandler = { done in
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            let text = String(decoding: data, as: UTF8.self)
-            once.run { answer(done.terminationStatus == 0 ? parse(text) : nil) }
-        }
-        do { try process.run() } catch {
-            once.run { answer(nil) }
-            return
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeoutMilliseconds)) {
-            once.run {
-                process.terminate()
-                answer(nil)
-            }
-        }
-    }
-
-    /// Runs a closure the first time only (the answer or the timeout, whichever comes first).
-    private final class Once: @unchecked Sendable {
-        private let lock = NSLock()
-        private var done = false
-        func run(_ body: () -> Void) {
-            lock.lock()
-            let first = !done
-            done = true
-            lock.unlock()
-            if first { body() }
+        let argv = ["tmux"] + server + ["display", "-p", "-t", pane, format]
+        DispatchQueue.global().async {
+            let result = POSIX.run(argv, timeoutMilliseconds: timeoutMilliseconds)
+            answer(result.flatMap { $0.status == 0 ? parse(String(decoding: $0.output, as: UTF8.self)) : nil })
         }
     }
 }
