@@ -5,8 +5,11 @@
 // kept), and the iTerm2 sequences (PNG, and JPEG at several settings). `--dump DIR`
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture). Times are wall
-// and process CPU.
+// and process CPU. The sixel pan region (`SixelRegion`, as the browser makes it past the fit):
+// its making, once, and a step from it; `--dump` adds `region/`: nine steps across the region
+// (its corners, edges and centre), each as the region's picture and with its own palette.
 import Foundation
+import Browse
 import HalfBlock
 import ImagePipeline
 import TerminalGraphics
@@ -111,6 +114,49 @@ func panEncodeBench(_ arguments: [String]) {
             timed("sixel: bands alone, 2 parts") {
                 palette.encode(indices: index, width: frame.width, height: frame.height, parts: 2).count
             }
+        }
+    }
+    // The pan region (Browse.ImageView.maxSixelRegionPixels around the view, as the browser
+    // makes it): made once, then each step only the band encoder over its indices.
+    var regionViewport = Viewport(image: size, columns: 120, rows: 39, cell: PixelSize(width: 10, height: 20))
+    regionViewport.actualSize()
+    let regionFrame = regionViewport.panRegion(maxPixels: ImageView.maxSixelRegionPixels)
+    var region: SixelRegion?
+    for _ in 0..<5 {
+        timed("sixel region: made once (cut, median cut, dither and lookup of \(regionFrame.display.width)x\(regionFrame.display.height))") {
+            region = SixelRegion(pixels: regionFrame.pixels(from: decoded, imageSize: size), background: background)
+            return region?.indices.count ?? 0
+        }
+    }
+    if let region {
+        for n in 0..<steps {
+            regionViewport.pan(columns: n % 8 < 4 ? 15 : -15, rows: n % 4 < 2 ? 2 : -2)
+            guard let rect = regionViewport.sourceRect(in: regionFrame) else { continue }
+            timed("sixel region: a step (bands of the visible rectangle)") { fast.encode(region: region, rect: rect).byteCount }
+        }
+        if let dump {
+            // Steps across the region (its corners, its edges' middles, its centre): the
+            // region's picture against one with the step's own palette, for PSNR outside.
+            let regionPixels = regionFrame.pixels(from: decoded, imageSize: size)
+            let w = regionViewport.frame.display.width, h = regionViewport.frame.display.height
+            let dir = dump + "/region"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for (i, (fx, fy)) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)].enumerated() {
+                let x = (region.width - w) * fx / 2, y = (region.height - h) * fy / 2
+                let rect = Viewport.PixelRect(x: x, y: y, width: w, height: h)
+                var pixels = [UInt8]()
+                for row in y..<(y + h) {
+                    pixels += regionPixels.pixels[((row * region.width + x) * 4)..<((row * region.width + x + w) * 4)]
+                }
+                let step = RGBAImage(width: w, height: h, pixels: pixels)
+                FileManager.default.createFile(atPath: dir + "/step\(i).rgba", contents: Data(pixels))
+                FileManager.default.createFile(atPath: dir + "/step\(i)-region.six", contents: Data(region.sixel(rect)))
+                if let own = SixelPalette(choosingFor: step, background: background) {
+                    FileManager.default.createFile(
+                        atPath: dir + "/step\(i)-own.six", contents: Data(own.encode(step, background: background, origin: (x, y))))
+                }
+            }
+            print("region \(region.width)x\(region.height), steps \(w)x\(h) in \(dir)")
         }
     }
     print("| encoder | p50 ms | p99 ms | CPU p50 ms | bytes p50 |")
