@@ -6,7 +6,7 @@
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture). Times are wall
 // and process CPU. The sixel pan region (`SixelRegion`, as the browser makes it past the fit):
-// its making, once, and a step from it; `--dump` adds `region/`: nine steps across the region
+// its making, once (and its parts alone), and a step from it; `--dump` adds `region/`: nine steps across the region
 // (its corners, edges and centre), each as the region's picture and with its own palette.
 import Foundation
 import Browse
@@ -128,6 +128,14 @@ func panEncodeBench(_ arguments: [String]) {
             return region?.indices.count ?? 0
         }
     }
+    let regionPixels = regionFrame.pixels(from: decoded, imageSize: size)
+    for _ in 0..<5 {
+        timed("sixel region, part: the cut alone") { regionFrame.pixels(from: decoded, imageSize: size).width }
+        timed("sixel region, part: the median cut alone") { SixelPalette(choosingFor: regionPixels, background: background)?.count ?? 0 }
+        if let region {
+            timed("sixel region, part: dither and lookup alone") { region.palette.indices(regionPixels, background: background).count }
+        }
+    }
     if let region {
         for n in 0..<steps {
             regionViewport.pan(columns: n % 8 < 4 ? 15 : -15, rows: n % 4 < 2 ? 2 : -2)
@@ -137,7 +145,6 @@ func panEncodeBench(_ arguments: [String]) {
         if let dump {
             // Steps across the region (its corners, its edges' middles, its centre): the
             // region's picture against one with the step's own palette, for PSNR outside.
-            let regionPixels = regionFrame.pixels(from: decoded, imageSize: size)
             let w = regionViewport.frame.display.width, h = regionViewport.frame.display.height
             let dir = dump + "/region"
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

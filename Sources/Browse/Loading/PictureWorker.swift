@@ -125,6 +125,9 @@ public final class PictureWorker: Sendable {
     private let post: Post
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "vitrine.picture-worker", qos: .userInitiated)
+    /// Sixel pan regions made ahead of the view (``prefetchSixelRegion(source:cut:background:completion:)``),
+    /// beside the pictures' queue so that no step waits behind one.
+    private let prefetchQueue = DispatchQueue(label: "vitrine.picture-worker.prefetch", qos: .utility)
 
     /// - Parameter post: hands a completion to the main thread; called on the worker's queue.
     public init(post: @escaping Post) {
@@ -149,6 +152,20 @@ public final class PictureWorker: Sendable {
 
     /// What the worker has done so far.
     public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Makes a sixel pan region (``SixelRegion``) from `source` cut by `cut` (the region's
+    /// frame) on a queue of its own, beside the pictures (a prefetch: the steps asked
+    /// meanwhile are not held behind its 40-50 ms, they share the cores with it); `completion`
+    /// runs on the main thread through `post` with the region, nil when libsixel's median cut
+    /// is not available. The caller keeps at most one in flight.
+    public func prefetchSixelRegion(
+        source: RGBAImage, cut: Cut, background: RGB, completion: @escaping @MainActor @Sendable (SixelRegion?) -> Void
+    ) {
+        prefetchQueue.async {
+            let region = SixelRegion(pixels: cut.frame.pixels(from: source, imageSize: cut.imageSize), background: background)
+            self.post { completion(region) }
+        }
+    }
 
     /// Makes `first`, then whatever waits, until nothing does.
     private func run(_ first: Job) {

@@ -151,6 +151,17 @@ public final class ImageView: BrowseView {
     nonisolated public static let maxSixelRegionPixels = 4_000_000
     /// Sixel steps encoded from a pan region, and regions made (tests).
     public private(set) var sixelRegionCounts = (steps: 0, regions: 0)
+    /// The sixel region being made ahead of the view (``PictureWorker/prefetchSixelRegion(source:cut:background:completion:)``),
+    /// asked when a step from the region held comes within ``sixelPrefetchEighths`` of its
+    /// edge; and how many were asked (tests).
+    private var prefetchingSixelRegion: (basis: RegionBasis, frame: Viewport.Frame)?
+    public private(set) var sixelPrefetches = 0
+    /// How near an edge of the sixel region (that is not the image's) a step asks for the
+    /// next region: a quarter of the view (2 eighths). The region's margin is half a view at
+    /// 1:1 and a pan step an eighth, so a straight pan asks on its third step and the region
+    /// centred there holds the view for four more; steps back and forth around the centre
+    /// (an eighth each way) never ask.
+    nonisolated static let sixelPrefetchEighths = 2
     /// The sixel pan region held and its frame (tests).
     var heldSixelRegion: (frame: Viewport.Frame, region: SixelRegion)? { sixelRegion.map { ($0.frame, $0.region) } }
 
@@ -532,6 +543,17 @@ public final class ImageView: BrowseView {
         if let held = sixelRegion, held.basis == basis, let rect = viewport.sourceRect(in: held.frame) {
             request.sixelRegion = .encode(held.region, rect: rect)
             sixelRegionCounts.steps += 1
+            if let worker, let context, prefetchingSixelRegion?.basis != basis,
+                viewport.nearsEdge(of: held.frame, eighths: Self.sixelPrefetchEighths)
+            {
+                let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
+                prefetchingSixelRegion = (basis, frame)
+                sixelPrefetches += 1
+                worker.prefetchSixelRegion(
+                    source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+                    background: context.background
+                ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
+            }
             return nil
         }
         let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
@@ -540,6 +562,15 @@ public final class ImageView: BrowseView {
         request.cut = PictureWorker.Cut(frame: frame, imageSize: viewport.image)
         request.sixelRegion = .make(rect: rect)
         return (basis, frame)
+    }
+
+    /// A sixel region made ahead of the view: it replaces the one held when it is still for
+    /// the current basis and holds the view (else it is dropped: the view went elsewhere).
+    private func prefetched(_ region: SixelRegion?, basis: RegionBasis, frame: Viewport.Frame) {
+        if prefetchingSixelRegion.map({ $0.basis == basis && $0.frame == frame }) ?? false { prefetchingSixelRegion = nil }
+        guard let region, basis == currentBasis, let viewport, viewport.sourceRect(in: frame) != nil else { return }
+        sixelRegion = (basis, frame, region)
+        sixelRegionCounts.regions += 1
     }
 
     /// Keeps the sixel pan region a result carries when it is still for the current basis;
