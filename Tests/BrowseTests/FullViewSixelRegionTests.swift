@@ -52,7 +52,15 @@ struct FullViewSixelRegionTests {
         h.app.handle(.character("+"))
         _ = pixels.turn(h)
         #expect(view.sixelRegionCounts.regions == 2)
-        #expect(view.heldSixelRegion?.frame != held.frame)
+        let zoomed = try #require(view.heldSixelRegion)
+        #expect(zoomed.frame != held.frame)
+        // At 150% a pan step is cut from that region too.
+        h.app.handle(.character("l"))
+        let step = pixels.turn(h)
+        let v = try #require(view.viewport)
+        let rect = try #require(v.sourceRect(in: zoomed.frame))
+        #expect(step.after.contains(String(decoding: zoomed.region.sixel(rect), as: UTF8.self)))
+        #expect(view.sixelRegionCounts == (5, 2))
         // Back to the fit: libsixel again, the region's count unchanged.
         h.app.handle(.character("w"))
         let fit = pixels.turn(h)
