@@ -1,4 +1,4 @@
-// `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]`: the encode of one pan step at 1:1
+// `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR] [--region-pixels N]`: the encode of one pan step at 1:1
 // for sixel and iTerm2 (docs/PERFORMANCE.md, "The browser's full view", sixth part), in 120x40
 // cells of 10x20 pixels (1200x780 a picture), each way interleaved step by step: libsixel (the
 // fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
@@ -6,7 +6,8 @@
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture). Times are wall
 // and process CPU. The sixel pan region (`SixelRegion`, as the browser makes it past the fit):
-// its making, once (and its parts alone), and a step from it; `--dump` adds `region/`: nine steps across the region
+// its making, once (and its parts alone), and a step from it (`--region-pixels`: another cap
+// than the browser's); `--dump` adds `region/`: nine steps across the region
 // (its corners, edges and centre), each as the region's picture and with its own palette.
 import Foundation
 import Browse
@@ -19,16 +20,19 @@ func panEncodeBench(_ arguments: [String]) {
     var path: String?
     var dump: String?
     var steps = 20
+    var regionPixels = ImageView.maxSixelRegionPixels
     while let arg = args.popFirst() {
         if arg == "--steps", let n = args.popFirst().flatMap(Int.init), n > 0 {
             steps = n
+        } else if arg == "--region-pixels", let n = args.popFirst().flatMap(Int.init), n > 0 {
+            regionPixels = n
         } else if arg == "--dump" {
             dump = args.popFirst()
         } else {
             path = arg
         }
     }
-    guard let path else { fail("usage: vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]") }
+    guard let path else { fail("usage: vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR] [--region-pixels N]") }
     let pipeline = ImagePipeline(configuration: .init(memoryCacheBytes: 0))
     let decoded = decode(URL(fileURLWithPath: path), width: 100_000, height: 100_000, pipeline: pipeline).bitmap
     let size = PixelSize(width: decoded.width, height: decoded.height)
@@ -120,7 +124,7 @@ func panEncodeBench(_ arguments: [String]) {
     // makes it): made once, then each step only the band encoder over its indices.
     var regionViewport = Viewport(image: size, columns: 120, rows: 39, cell: PixelSize(width: 10, height: 20))
     regionViewport.actualSize()
-    let regionFrame = regionViewport.panRegion(maxPixels: ImageView.maxSixelRegionPixels)
+    let regionFrame = regionViewport.panRegion(maxPixels: regionPixels)
     var region: SixelRegion?
     for _ in 0..<5 {
         timed("sixel region: made once (cut, median cut, dither and lookup of \(regionFrame.display.width)x\(regionFrame.display.height))") {
@@ -128,12 +132,12 @@ func panEncodeBench(_ arguments: [String]) {
             return region?.indices.count ?? 0
         }
     }
-    let regionPixels = regionFrame.pixels(from: decoded, imageSize: size)
+    let regionPicture = regionFrame.pixels(from: decoded, imageSize: size)
     for _ in 0..<5 {
         timed("sixel region, part: the cut alone") { regionFrame.pixels(from: decoded, imageSize: size).width }
-        timed("sixel region, part: the median cut alone") { SixelPalette(choosingFor: regionPixels, background: background)?.count ?? 0 }
+        timed("sixel region, part: the median cut alone") { SixelPalette(choosingFor: regionPicture, background: background)?.count ?? 0 }
         if let region {
-            timed("sixel region, part: dither and lookup alone") { region.palette.indices(regionPixels, background: background).count }
+            timed("sixel region, part: dither and lookup alone") { region.palette.indices(regionPicture, background: background).count }
         }
     }
     if let region {
@@ -153,7 +157,7 @@ func panEncodeBench(_ arguments: [String]) {
                 let rect = Viewport.PixelRect(x: x, y: y, width: w, height: h)
                 var pixels = [UInt8]()
                 for row in y..<(y + h) {
-                    pixels += regionPixels.pixels[((row * region.width + x) * 4)..<((row * region.width + x + w) * 4)]
+                    pixels += regionPicture.pixels[((row * region.width + x) * 4)..<((row * region.width + x + w) * 4)]
                 }
                 let step = RGBAImage(width: w, height: h, pixels: pixels)
                 FileManager.default.createFile(atPath: dir + "/step\(i).rgba", contents: Data(pixels))
