@@ -147,8 +147,14 @@ public final class SixelPalette: Sendable {
     ]
 
     /// Palette index of every pixel of `image` (alpha composited over `background`), ordered
-    /// dither of `amplitude` levels (0: none), rows top first.
-    public func indices(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+    /// dither of `amplitude` levels (0: none), rows top first. `origin` (pixels) is where
+    /// `image`'s top-left lies in the picture the dither is anchored to: the Bayer tile's
+    /// position for pixel (x, y) is ((x + origin.x) mod 8, (y + origin.y) mod 8), so a part of
+    /// a larger picture dithered with its offset gets the larger picture's indices (a pan
+    /// region's steps, ``SixelRegion``).
+    public func indices(
+        _ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude, origin: (x: Int, y: Int) = (0, 0)
+    ) -> [UInt8] {
         let w = image.width, h = image.height
         var out = [UInt8](repeating: 0, count: w * h)
         // Offsets -A/2 ..< A/2 from the Bayer thresholds, per position in the 8x8 tile, applied
@@ -169,8 +175,9 @@ public final class SixelPalette: Sendable {
                 lookup.withUnsafeMutableBufferPointer { lut in
                     levels.withUnsafeBufferPointer { level in
                         out.withUnsafeMutableBufferPointer { dst in
+                            let ox = origin.x & 7, oy = origin.y & 7
                             for y in 0..<h {
-                                let row = (y & 7) << 11
+                                let row = ((y + oy) & 7) << 11
                                 var s = y * w * 4
                                 var d = y * w
                                 for x in 0..<w {
@@ -181,7 +188,7 @@ public final class SixelPalette: Sendable {
                                         g = (g * alpha + bg.1 * (255 - alpha) + 127) / 255
                                         b = (b * alpha + bg.2 * (255 - alpha) + 127) / 255
                                     }
-                                    let t = row | (x & 7) << 8
+                                    let t = row | ((x + ox) & 7) << 8
                                     let key = Int(level[t | Int(r)]) << 10 | Int(level[t | Int(g)]) << 5 | Int(level[t | Int(b)])
                                     var entry = lut[key]
                                     if entry == 0xFFFF {
@@ -205,10 +212,35 @@ public final class SixelPalette: Sendable {
     /// ``indices(_:background:amplitude:)`` (alpha composited over `background`, sixel has
     /// none; an ordered dither of `amplitude` levels, 0 for none), then encoded band by band. About
     /// 0.45 bytes a pixel on a photo with the default dither (0.3 with none).
-    public func encode(_ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude) -> [UInt8] {
+    /// `origin`: the dither's anchor, as for ``indices(_:background:amplitude:origin:)``.
+    public func encode(
+        _ image: RGBAImage, background: RGB, amplitude: Int = ditherAmplitude, origin: (x: Int, y: Int) = (0, 0)
+    ) -> [UInt8] {
         Self.encodeBands(
-            indices(image, background: background, amplitude: amplitude), width: image.width, height: image.height,
-            definitions: definitions)
+            indices(image, background: background, amplitude: amplitude, origin: origin), width: image.width,
+            height: image.height, definitions: definitions)
+    }
+
+    /// The sixel sequence of the rectangle `x, y, width, height` (pixels, inside the indices)
+    /// of `indices` (this palette's, `stride` pixels a row, rows top first): its rows are
+    /// copied out (about 0.1 ms for 1200x780) and encoded as a picture of their own, bands
+    /// counted from the rectangle's top row. A pan step from a ``SixelRegion``.
+    public func encode(indices: [UInt8], stride: Int, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+        precondition(x >= 0 && y >= 0 && width > 0 && height > 0 && x + width <= stride, "a rectangle inside the rows")
+        precondition((y + height) * stride <= indices.count, "a rectangle inside the rows")
+        if x == 0 && width == stride && y == 0 && height * stride == indices.count {
+            return Self.encodeBands(indices, width: width, height: height, definitions: definitions)
+        }
+        let cut = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            indices.withUnsafeBufferPointer { src in
+                for row in 0..<height {
+                    let from = src.baseAddress! + (y + row) * stride + x
+                    (out.baseAddress! + row * width).update(from: from, count: width)
+                }
+            }
+            initialized = width * height
+        }
+        return Self.encodeBands(cut, width: width, height: height, definitions: definitions)
     }
 
     /// The sixel sequence of `indices` (this palette's, `width` x `height`, rows top first, as

@@ -63,14 +63,14 @@ extension Viewport {
         return PixelRect(x: x, y: y, width: w, height: h)
     }
 
-    /// True when the visible region comes within half a visible region (in width or height) of
-    /// an edge of `region` that is not also the image's edge: time to ask for the next region
-    /// (a prefetch), so it is there before the view leaves this one. False when the visible
-    /// region is not inside `region`.
-    public func nearsEdge(of region: Frame) -> Bool {
+    /// True when the visible region comes within `eighths` eighths of a visible region (in
+    /// width or height; 4, half of it, by default) of an edge of `region` that is not also the
+    /// image's edge: time to ask for the next region (a prefetch), so it is there before the
+    /// view leaves this one. False when the visible region is not inside `region`.
+    public func nearsEdge(of region: Frame, eighths: Int = 4) -> Bool {
         let f = frame.region, r = region.region
         guard f.x >= r.x, f.y >= r.y, f.x + f.width <= r.x + r.width, f.y + f.height <= r.y + r.height else { return false }
-        let mx = f.width / 2, my = f.height / 2
+        let mx = f.width * eighths / 8, my = f.height * eighths / 8
         if r.x > 0 && f.x - r.x < mx { return true }
         if r.x + r.width < image.width && r.x + r.width - (f.x + f.width) < mx { return true }
         if r.y > 0 && f.y - r.y < my { return true }

@@ -1,12 +1,16 @@
-// `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]`: the encode of one pan step at 1:1
+// `vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR] [--region-pixels N]`: the encode of one pan step at 1:1
 // for sixel and iTerm2 (docs/PERFORMANCE.md, "The browser's full view", sixth part), in 120x40
 // cells of 10x20 pixels (1200x780 a picture), each way interleaved step by step: libsixel (the
 // fit's encoder) against Vitrine's own (a palette chosen for each step, or the first step's
 // kept), and the iTerm2 sequences (PNG, and JPEG at several settings). `--dump DIR`
 // writes the first step's pixels (`frame.rgba`, raw) and each encoder's output, for a PSNR
 // scored by ImageMagick outside (the unit tests do the same on a small picture). Times are wall
-// and process CPU.
+// and process CPU. The sixel pan region (`SixelRegion`, as the browser makes it past the fit):
+// its making, once (and its parts alone), and a step from it (`--region-pixels`: another cap
+// than the browser's); `--dump` adds `region/`: nine steps across the region
+// (its corners, edges and centre), each as the region's picture and with its own palette.
 import Foundation
+import Browse
 import HalfBlock
 import ImagePipeline
 import TerminalGraphics
@@ -16,16 +20,19 @@ func panEncodeBench(_ arguments: [String]) {
     var path: String?
     var dump: String?
     var steps = 20
+    var regionPixels = ImageView.maxSixelRegionPixels
     while let arg = args.popFirst() {
         if arg == "--steps", let n = args.popFirst().flatMap(Int.init), n > 0 {
             steps = n
+        } else if arg == "--region-pixels", let n = args.popFirst().flatMap(Int.init), n > 0 {
+            regionPixels = n
         } else if arg == "--dump" {
             dump = args.popFirst()
         } else {
             path = arg
         }
     }
-    guard let path else { fail("usage: vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]") }
+    guard let path else { fail("usage: vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR] [--region-pixels N]") }
     let pipeline = ImagePipeline(configuration: .init(memoryCacheBytes: 0))
     let decoded = decode(URL(fileURLWithPath: path), width: 100_000, height: 100_000, pipeline: pipeline).bitmap
     let size = PixelSize(width: decoded.width, height: decoded.height)
@@ -111,6 +118,56 @@ func panEncodeBench(_ arguments: [String]) {
             timed("sixel: bands alone, 2 parts") {
                 palette.encode(indices: index, width: frame.width, height: frame.height, parts: 2).count
             }
+        }
+    }
+    // The pan region (Browse.ImageView.maxSixelRegionPixels around the view, as the browser
+    // makes it): made once, then each step only the band encoder over its indices.
+    var regionViewport = Viewport(image: size, columns: 120, rows: 39, cell: PixelSize(width: 10, height: 20))
+    regionViewport.actualSize()
+    let regionFrame = regionViewport.panRegion(maxPixels: regionPixels)
+    var region: SixelRegion?
+    for _ in 0..<5 {
+        timed("sixel region: made once (cut, median cut, dither and lookup of \(regionFrame.display.width)x\(regionFrame.display.height))") {
+            region = SixelRegion(pixels: regionFrame.pixels(from: decoded, imageSize: size), background: background)
+            return region?.indices.count ?? 0
+        }
+    }
+    let regionPicture = regionFrame.pixels(from: decoded, imageSize: size)
+    for _ in 0..<5 {
+        timed("sixel region, part: the cut alone") { regionFrame.pixels(from: decoded, imageSize: size).width }
+        timed("sixel region, part: the median cut alone") { SixelPalette(choosingFor: regionPicture, background: background)?.count ?? 0 }
+        if let region {
+            timed("sixel region, part: dither and lookup alone") { region.palette.indices(regionPicture, background: background).count }
+        }
+    }
+    if let region {
+        for n in 0..<steps {
+            regionViewport.pan(columns: n % 8 < 4 ? 15 : -15, rows: n % 4 < 2 ? 2 : -2)
+            guard let rect = regionViewport.sourceRect(in: regionFrame) else { continue }
+            timed("sixel region: a step (bands of the visible rectangle)") { fast.encode(region: region, rect: rect).byteCount }
+        }
+        if let dump {
+            // Steps across the region (its corners, its edges' middles, its centre): the
+            // region's picture against one with the step's own palette, for PSNR outside.
+            let w = regionViewport.frame.display.width, h = regionViewport.frame.display.height
+            let dir = dump + "/region"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for (i, (fx, fy)) in [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)].enumerated() {
+                let x = (region.width - w) * fx / 2, y = (region.height - h) * fy / 2
+                let rect = Viewport.PixelRect(x: x, y: y, width: w, height: h)
+                var pixels = [UInt8]()
+                for row in y..<(y + h) {
+                    pixels += regionPicture.pixels[((row * region.width + x) * 4)..<((row * region.width + x + w) * 4)]
+                }
+                let step = RGBAImage(width: w, height: h, pixels: pixels)
+                FileManager.default.createFile(atPath: dir + "/step\(i).rgba", contents: Data(pixels))
+                FileManager.default.createFile(atPath: dir + "/step\(i)-region.six", contents: Data(region.sixel(rect)))
+                if let own = SixelPalette(choosingFor: step, background: background) {
+                    FileManager.default.createFile(
+                        atPath: dir + "/step\(i)-own.six", contents: Data(own.encode(step, background: background, origin: (x, y))))
+                }
+            }
+            print("region \(region.width)x\(region.height), steps \(w)x\(h) in \(dir)")
         }
     }
     print("| encoder | p50 ms | p99 ms | CPU p50 ms | bytes p50 |")

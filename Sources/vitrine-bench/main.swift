@@ -6,7 +6,7 @@
 //   swift run -c release vitrine-bench thumbnails [--rounds N] [--box WxH] FILE...
 //   swift run -c release vitrine-bench calls BASE-URL [--count N]
 //   swift run -c release vitrine-bench zoom IMAGE [--steps N]       (ZoomBench.swift)
-//   swift run -c release vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR]
+//   swift run -c release vitrine-bench pan-encode IMAGE [--steps N] [--dump DIR] [--region-pixels N]
 //                                                           (PanEncodeBench.swift)
 //   swift run -c release vitrine-bench kitty-region IMAGE [--regions N] (KittyRegionBench.swift)
 //                                                           (PipelineBench.swift)

@@ -192,11 +192,17 @@ struct PictureWorkerTests {
         let last = try #require(posts.next())
         last()
         let drawn = turn(h)
-        let pixels = v.frame.pixels(from: Self.photo.bitmap, imageSize: v.image)
-        // Zoomed past the fit, sixel pictures go through Vitrine's own encoder, not libsixel.
-        let palette = try #require(SixelPalette(choosingFor: pixels, background: Self.context.background))
-        let expected = String(decoding: palette.encode(pixels, background: Self.context.background), as: UTF8.self)
+        // Zoomed past the fit, sixel pictures go through Vitrine's own encoder, not libsixel: the
+        // visible rectangle of a pan region around the view (one palette and its dithered
+        // indices), made with this step since none held the view when it was asked.
+        let frame = v.panRegion(maxPixels: ImageView.maxSixelRegionPixels)
+        let region = try #require(
+            SixelRegion(pixels: frame.pixels(from: Self.photo.bitmap, imageSize: v.image), background: Self.context.background))
+        let rect = try #require(v.sourceRect(in: frame))
+        let expected = String(decoding: region.sixel(rect), as: UTF8.self)
         #expect(drawn.contains(expected))
+        // Both answers carried a region for this zoom (the second was asked before the first came): each kept in turn.
+        #expect(view.sixelRegionCounts.regions == 2)
         #expect(worker.counts.superseded == 1, "the first pan's picture was never made")
         // Nothing more: the same state writes nothing again.
         #expect(turn(h).isEmpty && posts.count == 0)

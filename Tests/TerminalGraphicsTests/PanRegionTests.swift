@@ -35,6 +35,21 @@ struct PanRegionTests {
         #expect(v.sourceRect(in: corner) == Viewport.PixelRect(x: 0, y: 0, width: 800, height: 460))
     }
 
+    @Test("nearsEdge(eighths:): within that many eighths of a visible region (2: a quarter, sixel's prefetch)")
+    func nearsEdgeEighths() {
+        var v = oneToOne()
+        // Visible 800 wide in a region with 800 to spare each side.
+        let r = v.panRegion(maxPixels: 8_000_000)
+        // 600 pixels right: 200 to spare, a quarter of 800: not under it; near at half.
+        v.pan(columns: 60, rows: 0)
+        #expect(!v.nearsEdge(of: r, eighths: 2))
+        #expect(v.nearsEdge(of: r, eighths: 4))
+        // 610: 190 to spare, under a quarter.
+        v.pan(columns: 1, rows: 0)
+        #expect(v.nearsEdge(of: r, eighths: 2))
+        #expect(!v.nearsEdge(of: r, eighths: 1))
+    }
+
     @Test("nearsEdge: within half a visible region of a region edge that is not the image's")
     func nearsEdge() {
         var v = oneToOne()

@@ -42,26 +42,65 @@ public final class PictureWorker: Sendable {
         /// How it is cut; nil: `source` as it is.
         public var cut: Cut?
         public var encoder: PictureEncoder
+        /// Sixel's pan region (``SixelRegion``): nil, the picture is `source` cut by `cut` and
+        /// encoded; otherwise the step is a rectangle of a region, made first from `source` cut
+        /// by `cut` (the region's frame) or given.
+        public var sixelRegion: SixelStep?
 
-        public init(token: Int, source: RGBAImage, cut: Cut?, encoder: PictureEncoder) {
+        public init(token: Int, source: RGBAImage, cut: Cut?, encoder: PictureEncoder, sixelRegion: SixelStep? = nil) {
             self.token = token
             self.source = source
             self.cut = cut
             self.encoder = encoder
+            self.sixelRegion = sixelRegion
         }
 
         /// The pixels and their encoding, made on the calling thread (the worker's queue, or the
         /// main thread when there is no worker).
         public func make() -> Result {
+            if case .encode(let region, let rect) = sixelRegion {
+                return Result(token: token, encoded: encoder.encode(region: region, rect: rect))
+            }
             let pixels = cut.map { $0.frame.pixels(from: source, imageSize: $0.imageSize) } ?? source
+            if case .make(let rect) = sixelRegion {
+                if let region = SixelRegion(pixels: pixels, background: encoder.context.background) {
+                    return Result(token: token, encoded: encoder.encode(region: region, rect: rect), sixelRegion: region)
+                }
+                // No median cut (libsixel missing): the rectangle alone, through the encoder.
+                return Result(token: token, encoded: encoder.encode(Self.crop(pixels, rect)))
+            }
             return Result(token: token, encoded: encoder.encode(pixels))
         }
+
+        /// The rectangle `rect` of `image` (clipped to it).
+        static func crop(_ image: RGBAImage, _ rect: Viewport.PixelRect) -> RGBAImage {
+            let x = min(max(0, rect.x), image.width - 1), y = min(max(0, rect.y), image.height - 1)
+            let w = max(1, min(rect.width, image.width - x)), h = max(1, min(rect.height, image.height - y))
+            var pixels = [UInt8](repeating: 0, count: w * h * 4)
+            for row in 0..<h {
+                let from = ((y + row) * image.width + x) * 4
+                pixels[(row * w * 4)..<((row + 1) * w * 4)] = image.pixels[from..<(from + w * 4)]
+            }
+            return RGBAImage(width: w, height: h, pixels: pixels)
+        }
+    }
+
+    /// A sixel step from a pan region (``Request/sixelRegion``).
+    public enum SixelStep: Sendable {
+        /// Make the region from the request's cut (the region's frame), then encode the
+        /// rectangle `rect` of it (pixels of the region's picture: the visible frame); the
+        /// result carries the region for the next steps.
+        case make(rect: Viewport.PixelRect)
+        /// Encode the rectangle `rect` of `region` (the request's source and cut are not used).
+        case encode(SixelRegion, rect: Viewport.PixelRect)
     }
 
     /// One picture made.
     public struct Result: Sendable {
         public var token: Int
         public var encoded: EncodedPicture
+        /// The sixel pan region made for this picture (``SixelStep/make(rect:)``), nil otherwise.
+        public var sixelRegion: SixelRegion? = nil
     }
 
     /// What the worker has done, for tests and benchmarks.
@@ -86,6 +125,9 @@ public final class PictureWorker: Sendable {
     private let post: Post
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "vitrine.picture-worker", qos: .userInitiated)
+    /// Sixel pan regions made ahead of the view (``prefetchSixelRegion(source:cut:background:completion:)``),
+    /// beside the pictures' queue so that no step waits behind one.
+    private let prefetchQueue = DispatchQueue(label: "vitrine.picture-worker.prefetch", qos: .utility)
 
     /// - Parameter post: hands a completion to the main thread; called on the worker's queue.
     public init(post: @escaping Post) {
@@ -110,6 +152,20 @@ public final class PictureWorker: Sendable {
 
     /// What the worker has done so far.
     public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Makes a sixel pan region (``SixelRegion``) from `source` cut by `cut` (the region's
+    /// frame) on a queue of its own, beside the pictures (a prefetch: the steps asked
+    /// meanwhile are not held behind its 40-50 ms, they share the cores with it); `completion`
+    /// runs on the main thread through `post` with the region, nil when libsixel's median cut
+    /// is not available. The caller keeps at most one in flight.
+    public func prefetchSixelRegion(
+        source: RGBAImage, cut: Cut, background: RGB, completion: @escaping @MainActor @Sendable (SixelRegion?) -> Void
+    ) {
+        prefetchQueue.async {
+            let region = SixelRegion(pixels: cut.frame.pixels(from: source, imageSize: cut.imageSize), background: background)
+            self.post { completion(region) }
+        }
+    }
 
     /// Makes `first`, then whatever waits, until nothing does.
     private func run(_ first: Job) {

@@ -136,6 +136,35 @@ public final class ImageView: BrowseView {
     /// transmission was abandoned (tests).
     public private(set) var regionCounts = (prefetched: 0, abandoned: 0)
 
+    /// Sixel's pan region (``SixelRegion``, a still image zoomed past the fit): one palette and
+    /// the dithered indices of a part of the image around the view, made once by the worker
+    /// with the step that asked for it, so that each later step inside it is only the band
+    /// encoder over the visible rectangle's indices. `basis` as kitty's region's. `sixelRegion`
+    /// is the one made; `askedSixelRegions` the ones asked of the worker, by token, until
+    /// their answer (or a later one) comes.
+    private var sixelRegion: (basis: RegionBasis, frame: Viewport.Frame, region: SixelRegion)?
+    private var askedSixelRegions: [Int: (basis: RegionBasis, frame: Viewport.Frame)] = [:]
+    /// The most screen pixels in a sixel pan region: 4 million (4 MB of indices; at 1:1 in
+    /// 1200x780 pixels, a margin of half the view on each side, 2400x1560, four steps of an
+    /// eighth of the view each way before a new region). Its making costs about four steps'
+    /// dither and lookup, once (docs/PERFORMANCE.md, "ninth part, sixel").
+    nonisolated public static let maxSixelRegionPixels = 4_000_000
+    /// Sixel steps encoded from a pan region, and regions made (tests).
+    public private(set) var sixelRegionCounts = (steps: 0, regions: 0)
+    /// The sixel region being made ahead of the view (``PictureWorker/prefetchSixelRegion(source:cut:background:completion:)``),
+    /// asked when a step from the region held comes within ``sixelPrefetchEighths`` of its
+    /// edge; and how many were asked (tests).
+    private var prefetchingSixelRegion: (basis: RegionBasis, frame: Viewport.Frame)?
+    public private(set) var sixelPrefetches = 0
+    /// How near an edge of the sixel region (that is not the image's) a step asks for the
+    /// next region: a quarter of the view (2 eighths). The region's margin is half a view at
+    /// 1:1 and a pan step an eighth, so a straight pan asks on its third step and the region
+    /// centred there holds the view for four more; steps back and forth around the centre
+    /// (an eighth each way) never ask.
+    nonisolated static let sixelPrefetchEighths = 2
+    /// The sixel pan region held and its frame (tests).
+    var heldSixelRegion: (frame: Viewport.Frame, region: SixelRegion)? { sixelRegion.map { ($0.frame, $0.region) } }
+
     /// What a pan region is valid for: the same decode, zoom, area and cell size.
     struct RegionBasis: Equatable {
         var decode: Int
@@ -231,6 +260,7 @@ public final class ImageView: BrowseView {
         generation += 1
         viewport = nil
         settleDue = nil
+        sixelRegion = nil
         let entry = model.items[item.index]
         guard let url = entry.imageURL ?? entry.thumbnailURL else {
             phase = .noImage
@@ -484,20 +514,74 @@ public final class ImageView: BrowseView {
             return frame
         }
         guard let presenter else { return nil }
-        let request = PictureWorker.Request(
+        guard worker == nil || lastAsked != wanted.key else { return nil }
+        var request = PictureWorker.Request(
             token: nextToken, source: wanted.source, cut: wanted.cut, encoder: encoder(for: wanted.key, presenter))
+        if request.encoder.fastSixel, let asked = sixelStep(&request) {
+            askedSixelRegions[nextToken] = asked
+        }
         guard let worker else {
-            let encoded = request.make().encoded
-            keepFrame(encoded, for: wanted.key)
-            ready = (wanted.key, encoded)
-            return encoded
+            let result = request.make()
+            took(result)
+            keepFrame(result.encoded, for: wanted.key)
+            ready = (wanted.key, result.encoded)
+            return result.encoded
         }
-        if lastAsked != wanted.key {
-            unanswered[nextToken] = wanted.key
-            nextToken += 1
-            worker.submit(request) { [weak self] result in self?.received(result) }
-        }
+        unanswered[nextToken] = wanted.key
+        nextToken += 1
+        worker.submit(request) { [weak self] result in self?.received(result) }
         return nil
+    }
+
+    /// Sixel, zoomed past the fit (`request` goes through the fast encoder): the step from the
+    /// pan region when it holds the view, else a new region around the view made with it (the
+    /// region's basis and frame returned, to be kept when the worker answers).
+    private func sixelStep(_ request: inout PictureWorker.Request) -> (basis: RegionBasis, frame: Viewport.Frame)? {
+        guard let viewport, let basis = currentBasis, case .loaded(let image) = phase, image.animation == nil else {
+            return nil
+        }
+        if let held = sixelRegion, held.basis == basis, let rect = viewport.sourceRect(in: held.frame) {
+            request.sixelRegion = .encode(held.region, rect: rect)
+            sixelRegionCounts.steps += 1
+            if let worker, let context, prefetchingSixelRegion?.basis != basis,
+                viewport.nearsEdge(of: held.frame, eighths: Self.sixelPrefetchEighths)
+            {
+                let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
+                prefetchingSixelRegion = (basis, frame)
+                sixelPrefetches += 1
+                worker.prefetchSixelRegion(
+                    source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+                    background: context.background
+                ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
+            }
+            return nil
+        }
+        let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
+        guard let rect = viewport.sourceRect(in: frame) else { return nil }
+        request.source = image.bitmap
+        request.cut = PictureWorker.Cut(frame: frame, imageSize: viewport.image)
+        request.sixelRegion = .make(rect: rect)
+        return (basis, frame)
+    }
+
+    /// A sixel region made ahead of the view: it replaces the one held when it is still for
+    /// the current basis and holds the view (else it is dropped: the view went elsewhere).
+    private func prefetched(_ region: SixelRegion?, basis: RegionBasis, frame: Viewport.Frame) {
+        if prefetchingSixelRegion.map({ $0.basis == basis && $0.frame == frame }) ?? false { prefetchingSixelRegion = nil }
+        guard let region, basis == currentBasis, let viewport, viewport.sourceRect(in: frame) != nil else { return }
+        sixelRegion = (basis, frame, region)
+        sixelRegionCounts.regions += 1
+    }
+
+    /// Keeps the sixel pan region a result carries when it is still for the current basis;
+    /// forgets the regions asked by this token and older ones (the worker answers in token
+    /// order and never a superseded request).
+    private func took(_ result: PictureWorker.Result) {
+        if let region = result.sixelRegion, let asked = askedSixelRegions[result.token], asked.basis == currentBasis {
+            sixelRegion = (asked.basis, asked.frame, region)
+            sixelRegionCounts.regions += 1
+        }
+        askedSixelRegions = askedSixelRegions.filter { $0.key > result.token }
     }
 
     /// The presenter's encoder for the picture `key`; with sixel, a still image zoomed past the
@@ -518,6 +602,8 @@ public final class ImageView: BrowseView {
     /// writes it), else dropped. An animation frame asked last is kept for the next loops even
     /// when the animation has moved on to another frame meanwhile, and shown (sixel, iTerm2).
     private func received(_ result: PictureWorker.Result) {
+        // A sixel pan region is kept even when the step it came with is stale: later steps use it.
+        took(result)
         let key = unanswered[result.token]
         unanswered = unanswered.filter { $0.key > result.token }
         guard let key else {
