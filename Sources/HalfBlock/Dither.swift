@@ -9,7 +9,8 @@ import Darwin
 /// Maps composited pixels to palette indices, with optional dithering.
 ///
 /// Matching is nearest colour by the palette subset's distance (``XtermPalette/Subset``: OKLab,
-/// Ottosson 2020, blended with sRGB for the 256-colour palette). Ordered
+/// Ottosson 2020, blended with sRGB for the 256-colour palette; CIEDE2000 for the 16 colours,
+/// except under error diffusion, which keeps OKLab). Ordered
 /// dithering offsets each pixel by an 8x8 Bayer threshold (Bayer 1973) in gamma-encoded sRGB
 /// before matching; error diffusion is Floyd–Steinberg (1976) in linear light with a serpentine
 /// scan; the structure-preserving choice (``structured(_:palette:weight:sweeps:)``, the
@@ -58,7 +59,7 @@ enum PaletteQuantizer {
         switch dithering {
         case .none: return nearest(image, palette: palette)
         case .ordered: return ordered(image, palette: palette, spread: tuning.orderedSpread)
-        case .diffusion: return diffused(image, palette: palette, strength: tuning.diffusionStrength)
+        case .diffusion: return diffused(image, palette: palette.oklabOnly, strength: tuning.diffusionStrength)
         case .structure: return structured(image, palette: palette, weight: structureWeight, sweeps: structureSweeps)
         }
     }
@@ -68,6 +69,11 @@ enum PaletteQuantizer {
         var out = [UInt8](repeating: 0, count: image.colors.count)
         palette.withSearch { search in
             for i in 0..<image.colors.count where !image.transparent[i] {
+                // A run of one colour (flat areas) is matched once.
+                if i > 0, image.colors[i] == image.colors[i - 1], !image.transparent[i - 1] {
+                    out[i] = out[i - 1]
+                    continue
+                }
                 out[i] = UInt8(palette.base + search.nearestOffset(linear: image.colors[i]))
             }
         }
@@ -102,7 +108,11 @@ enum PaletteQuantizer {
 
     /// Floyd–Steinberg error diffusion in linear light, serpentine, passing on `strength` of
     /// the error (weights 7, 3, 5, 1 / 16). A pixel within ``closeEnough`` of its nearest entry
-    /// takes it, ignores the error carried in and passes none on.
+    /// takes it, ignores the error carried in and passes none on. ``quantize`` calls it with
+    /// the palette's OKLab rule (``XtermPalette/Subset/oklabOnly``) also in 16 colours: the
+    /// colours it matches carry error and leave the gamut, and nearest by CIEDE2000, which
+    /// compresses chroma, let a dark teal's diffused error pile up against the clamp until its
+    /// mean turned red (`PaletteTests.diffusionKeepsMean`).
     static func diffused(_ image: CompositedImage, palette: XtermPalette.Subset, strength: Float) -> [UInt8] {
         let w = image.width
         var out = [UInt8](repeating: 0, count: image.colors.count)
@@ -152,6 +162,15 @@ enum PaletteQuantizer {
     /// about 1-2 dB of PSNR and at most 1 of mean ΔE00, and moved the chart, the zone plate and
     /// the flat patches by at most 0.6 ΔE00; 4 gained little more SSIM and lost more PSNR.
     static let structureWeight: Float = 3
+    /// Factor from ΔE00² to the data term of ``structured`` for a palette matched by CIEDE2000
+    /// (the 16 colours): `2 (ΔE00 / 100)²`, near the scale of the squared OKLab distance that
+    /// ``structureWeight`` was chosen against (OKLab L is 0...1 where CIELAB L* is 0...100; for
+    /// greys ΔE00 is 66-116 times the OKLab distance). Measured with the quality table's 16-colour
+    /// rows (`docs/PERFORMANCE.md`, "16 colours: nearest by CIEDE2000"): at 2e-4 the photos keep
+    /// the SSIM of the OKLab data term (LadyBird 0.657, Elephants 0.657) with 2.1-2.5 less mean
+    /// ΔE00; 1e-4 and 5e-5 raise photo SSIM (to 0.676-0.755) for PSNR and ΔE00 on every row
+    /// but the zone plate.
+    static let deltaEScale: Float = 2e-4
     /// Refinement sweeps over the picture in ``structured``; the second changes a few pixels,
     /// later ones almost none.
     static let structureSweeps = 2
@@ -175,21 +194,24 @@ enum PaletteQuantizer {
         return taps.map { $0 / sum }
     }()
 
-    /// Nearest colour in OKLab, refined so that local detail in luma follows the picture's.
+    /// Nearest colour (by the palette's colour error `D`), refined so that local detail in luma
+    /// follows the picture's.
     ///
     /// With few, far-apart colours (16), plain nearest colour draws a whole region whose
     /// shades fall between two entries in one of them: its colour is right on average, its
     /// detail is gone (low SSIM). Dithering brings detail back as noise, also where the picture
     /// is flat. This choice minimises, over the palette index of every pixel,
     ///
-    ///     E = Σ |ΔOKLab|² + weight · Σ r²,   r = e − (G ∗ e) / Z,   e = Y'(drawn) − Y'(wanted)
+    ///     E = Σ D + weight · Σ r²,   r = e − (G ∗ e) / Z,   e = Y'(drawn) − Y'(wanted)
     ///
-    /// where Y' is Rec. 709 luma, G the Gaussian of ``structureSigma`` (SSIM's window) and
+    /// where D is the squared OKLab distance, or for a palette matched by CIEDE2000 (the 16
+    /// colours) ``deltaEScale`` · ΔE00², so that a flat area takes its ΔE00-nearest entry.
+    /// Y' is Rec. 709 luma, G the Gaussian of ``structureSigma`` (SSIM's window) and
     /// `Z = G ∗ 1` its weight inside the picture, so `(G ∗ e) / Z` is the local mean of `e`
     /// and `r` the luma error left after it is taken out: detail that is missing or added. A
     /// flat area, up to the picture's borders, has no detail to follow, so any change there
     /// raises `E`: flat colours stay their nearest entry, with no noise. The minimisation is
-    /// iterated conditional modes (Besag 1986): start at the OKLab-nearest index, then visit
+    /// iterated conditional modes (Besag 1986): start at the D-nearest index, then visit
     /// the pixels in raster order up to `sweeps` times and give each the index that lowers `E`
     /// most with the others fixed; after the first sweep only pixels within
     /// 2 * ``structureRadius`` of a change (whose windows saw a new residual) are visited
@@ -199,8 +221,10 @@ enum PaletteQuantizer {
     /// separable updates over the 13x13 pixels it reaches), so a visit costs one cost vector
     /// per 16 members. Checked against a direct evaluation of `E` for every candidate: the
     /// same indices. Transparent pixels keep index 0 and count as no error. Cost: about 130 ns
-    /// a pixel for 16 colours on the build machine (the plain search: 20), memory about 100
-    /// bytes a pixel.
+    /// a pixel for 16 colours on the build machine with the OKLab data term (the plain search:
+    /// 20); the CIEDE2000 data term adds about 250-350 ns (one ``CIEDE2000`` evaluation a
+    /// pixel, reused along runs of one colour; `docs/PERFORMANCE.md`, "16 colours: nearest by
+    /// CIEDE2000"). Memory about 100 bytes a pixel.
     static func structured(_ image: CompositedImage, palette: XtermPalette.Subset, weight: Float, sweeps: Int) -> [UInt8] {
         let w = image.width, h = image.height, n = w * h, m = palette.count
         var out = [UInt8](repeating: 0, count: n)
@@ -220,12 +244,23 @@ enum PaletteQuantizer {
         var distance = [SIMD16<Float>](repeating: .zero, count: n * groups)
         var index = [Int](repeating: 0, count: n)
         var error = [Float](repeating: 0, count: n)
+        let deltaEMembers = palette.deltaEMembers
         for i in 0..<n where !image.transparent[i] {
-            let lab = OKLab(linear: image.colors[i])
+            let lab = deltaEMembers == nil ? OKLab(linear: image.colors[i]) : OKLab(l: 0, a: 0, b: 0)
             var best = 0, bestDistance = Float.infinity
             for g in 0..<groups {
-                let dl = groupL[g] - lab.l, da = groupA[g] - lab.a, db = groupB[g] - lab.b
-                let d = dl * dl + da * da + db * db
+                let d: SIMD16<Float>
+                if let members = deltaEMembers {  // at most 16 members: one group
+                    // A run of one colour (flat areas) is measured once.
+                    if i > 0, image.colors[i] == image.colors[i - 1], !image.transparent[i - 1] {
+                        d = distance[i - 1]
+                    } else {
+                        d = CIEDE2000.squaredDifferences(CIELab(linear: image.colors[i]), members) * deltaEScale
+                    }
+                } else {
+                    let dl = groupL[g] - lab.l, da = groupA[g] - lab.a, db = groupB[g] - lab.b
+                    d = dl * dl + da * da + db * db
+                }
                 distance[i * groups + g] = d
                 let least = d.min()
                 if least < bestDistance {

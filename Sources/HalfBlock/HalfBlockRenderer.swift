@@ -6,8 +6,8 @@
 ///    in linear light (IEC 61966-2-1 transfer function).
 /// 2. ``Compositor``: alpha onto the chosen ``Background``, in linear light.
 /// 3. Colour encoding for the ``ColorMode``: 24-bit sRGB, nearest xterm palette index (OKLab,
-///    Ottosson 2020, blended with sRGB distance in 256 colours) with optional ``Dithering``, or a
-///    shading glyph.
+///    Ottosson 2020, blended with sRGB distance in 256 colours; CIEDE2000 in 16 colours) with
+///    optional ``Dithering``, or a shading glyph.
 /// 4. Cells: "▀" (fg top, bg bottom); a space in the background colour when both halves match;
 ///    "▄" when only the top half is transparent, so the transparent half is always the cell's
 ///    default background.

@@ -10,8 +10,9 @@ import Darwin
 /// https://bottosson.github.io/posts/oklab/).
 ///
 /// `l` is perceived lightness (0 black ... 1 white); `a` green-red and `b` blue-yellow, about
-/// -0.4...0.4. Euclidean distance approximates perceived difference, which is what the palette
-/// modes minimise when they pick the nearest palette colour.
+/// -0.4...0.4. Euclidean distance approximates perceived difference, which is what the
+/// 256-colour mode minimises (blended) when it picks the nearest palette colour; the 16-colour
+/// mode, whose entries are far apart, uses ``CIEDE2000`` instead.
 struct OKLab: Equatable {
     var l: Float
     var a: Float

@@ -1,5 +1,6 @@
-/// The xterm 256-colour palette and nearest-colour search (OKLab first; within a tolerance of
-/// the OKLab-nearest, blended with sRGB and a relative luma error for 256 colours).
+/// The xterm 256-colour palette and nearest-colour search (256 colours: OKLab first; within a
+/// tolerance of the OKLab-nearest, blended with sRGB and a relative luma error. 16 colours:
+/// nearest by CIEDE2000).
 ///
 /// Indices 0-15 are xterm's default ANSI colours (the table in xterm's `XTerm-col.ad`, as used
 /// by `shared/tools/ansi_quality.py`); 16-231 are the 6x6x6 cube with levels
@@ -34,6 +35,9 @@ enum XtermPalette {
     /// The 256 colours in OKLab.
     static let oklab: [OKLab] = colors.map { OKLab($0) }
 
+    /// The 256 colours in CIELAB (D65).
+    static let cielab: [CIELab] = colors.map { CIELab($0) }
+
     /// A palette restricted to `indices`, laid out for a fast nearest-colour search.
     ///
     /// The choice is perceptual first: the candidates are the members whose OKLab distance
@@ -52,6 +56,12 @@ enum XtermPalette {
     /// The search is exhaustive (the exact answer), eight members at a time: the members'
     /// coordinates are stored as groups of seven `SIMD8<Float>` (L, a, b, R, G, B, luma),
     /// padded with members too far away to ever win.
+    ///
+    /// A subset of at most 16 members built with `deltaE: true` ignores all of that and takes
+    /// the member nearest by CIEDE2000 (``CIEDE2000``, all 16 in one `SIMD16` evaluation): the
+    /// 16-colour palette, whose entries are so far apart that OKLab's Euclidean distance and
+    /// ΔE00 disagree on many saturated colours (OKLab drew green (0, 128, 0) as grey 8, 28.4
+    /// ΔE00 away, where green 2 is 23.7 away).
     struct Subset: Sendable {
         /// First palette index of the subset.
         let base: Int
@@ -73,14 +83,19 @@ enum XtermPalette {
         static let lumaC1: Float = 1e-4
         /// Linear light of each member.
         let linear: [SIMD3<Float>]
+        /// The members in CIELAB when the match is nearest by CIEDE2000 (at most 16 members);
+        /// `nil` for the OKLab rule above.
+        let deltaEMembers: CIEDE2000.Members?
 
-        init(_ indices: Range<Int>, srgbShare: Float = 0, okTolerance: Float = 0, lumaWeight: Float = 0) {
+        init(_ indices: Range<Int>, srgbShare: Float = 0, okTolerance: Float = 0, lumaWeight: Float = 0, deltaE: Bool = false) {
+            precondition(!deltaE || indices.count <= 16, "the CIEDE2000 match takes at most 16 members")
             base = indices.lowerBound
             count = indices.count
             self.srgbShare = srgbShare
             self.okTolerance = okTolerance
             self.lumaWeight = lumaWeight
             linear = indices.map { XtermPalette.linear[$0] }
+            deltaEMembers = deltaE ? CIEDE2000.Members(indices.map { XtermPalette.cielab[$0] }) : nil
             var groups = [SIMD8<Float>]()
             let members = Array(indices)
             for start in stride(from: 0, to: members.count, by: 8) {
@@ -100,6 +115,14 @@ enum XtermPalette {
                 groups += lanes
             }
             self.groups = groups
+        }
+
+        /// The same members matched by the OKLab rule (this subset itself when it has no
+        /// CIEDE2000 match): for error diffusion.
+        var oklabOnly: Subset {
+            if deltaEMembers == nil { return self }
+            if base == 0 && count == 16 { return XtermPalette.ansi16OKLab }
+            return Subset(base..<(base + count), srgbShare: srgbShare, okTolerance: okTolerance, lumaWeight: lumaWeight)
         }
 
         /// Rec. 709 luma of gamma-encoded sRGB values (0...1), as SSIM's luma is measured.
@@ -133,6 +156,12 @@ enum XtermPalette {
             /// to the lowest offset.
             @inline(__always)
             func nearestOffset(linear c: SIMD3<Float>) -> Int {
+                if let members = subset.deltaEMembers {
+                    let d = CIEDE2000.squaredDifferences(CIELab(linear: c), members)
+                    let least = d.min()
+                    for lane in 0..<16 where d[lane] == least { return lane }
+                    return 0
+                }
                 let lab = OKLab(linear: c)
                 let l = SIMD8<Float>(repeating: lab.l)
                 let a = SIMD8<Float>(repeating: lab.a)
@@ -213,8 +242,17 @@ enum XtermPalette {
     /// best still best.
     static let extended = Subset(16..<256, srgbShare: 0.5, okTolerance: 0.3, lumaWeight: 0.1)
 
-    /// Indices 0-15: what the 16-colour mode may use.
-    static let ansi16 = Subset(0..<16)
+    /// Indices 0-15: what the 16-colour mode may use, nearest by CIEDE2000. Chosen by
+    /// measurement (`docs/PERFORMANCE.md`, "16 colours: nearest by CIEDE2000"): nearest in
+    /// OKLab drew saturated mid greens and violets as grey 8 (green (0, 128, 0), ColorChecker
+    /// green (70, 148, 73), the Nigerian green (0, 146, 70)); by ΔE00, the metric the quality
+    /// table scores, they keep their hue, and the 48 flat patches' mean ΔE00 drops from 14.39
+    /// to 13.33, chafa's being 17.95.
+    static let ansi16 = Subset(0..<16, deltaE: true)
+
+    /// Indices 0-15 matched in plain OKLab: what error diffusion uses in 16 colours
+    /// (``PaletteQuantizer/diffused(_:palette:strength:)``).
+    static let ansi16OKLab = Subset(0..<16)
 
     /// The subset for a palette colour mode's index range.
     static func subset(for indices: Range<Int>) -> Subset {
