@@ -35,29 +35,14 @@ extension POSIX {
         }
         var readEnd = fds[0]
         defer { if readEnd >= 0 { close(readEnd) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        if let closeFrom = GNU.closeFrom { _ = closeFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+        let pid = spawn(argv, searchPath: true) { actions in
+            posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(actions, fds[1], 1)
+            posix_spawn_file_actions_addopen(actions, 2, "/dev/null", O_WRONLY, 0)
+            if let closeFrom = GNU.closeFrom { _ = closeFrom(actions, 3) }
+        }
         close(fds[1])
-        guard rc == 0 else { return nil }
+        guard let pid else { return nil }
 
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
@@ -96,6 +81,37 @@ extension POSIX {
         kill(pid, SIGKILL)
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return nil
+    }
+
+    /// Starts `argv` with this environment, default signal handlers and an empty signal mask
+    /// (the child must not inherit the terminal program's ignored SIGINT or blocked signals),
+    /// after `fileActions` has added its redirections; `searchPath`: `argv[0]` is looked up on
+    /// `PATH` (`posix_spawnp`), else it is a path. Returns the pid, or nil when it cannot start.
+    public static func spawn(
+        _ argv: [String], searchPath: Bool, fileActions: (UnsafeMutablePointer<posix_spawn_file_actions_t>) -> Void = { _ in }
+    ) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        fileActions(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let rc =
+            searchPath
+            ? posix_spawnp(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+            : posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+        return rc == 0 ? pid : nil
     }
 
     /// glibc calls that Swift's Glibc module does not declare (they need `_GNU_SOURCE`), looked

@@ -359,25 +359,8 @@ final class ItemActions {
     /// are (the terminal), stderr the terminal too when `stderrToTerminal` (it goes to the log
     /// while curses is up). Returns the pid, or nil.
     static func spawn(_ argv: [String], stderrToTerminal: Bool) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if stderrToTerminal { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The child starts with default signal handlers and an empty mask.
-        var all = sigset_t()
-        sigfillset(&all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
-        return rc == 0 ? pid : nil
+        POSIX.spawn(argv, searchPath: false) { actions in
+            if stderrToTerminal { posix_spawn_file_actions_adddup2(actions, 1, 2) }
+        }
     }
 }
