@@ -68,17 +68,20 @@ class DoctorInTmuxTests(E2ETestCase):
     def test_passthrough_set_on_the_window_only_is_seen(self):
         # Given allow-passthrough on for the window only (set -w; the global value stays off)
         vitrine = shlex.quote(binary())
-        command = ("tmux set -w allow-passthrough on; env TERM=tmux-256color HOME=%s %s doctor; echo EXITED=$?; sleep 60"
+        # (kitty forced: the detached tmux has no outer terminal to answer the probe)
+        command = ("tmux set -w allow-passthrough on; env TERM=tmux-256color HOME=%s %s doctor --pixels kitty; "
+                   "echo EXITED=$?; sleep 60"
                    % (shlex.quote(str(self.tmp)), vitrine))
         term = Terminal("sh -c %s" % shlex.quote(command))
         self.addCleanup(term.kill)
         self.assertEqual(term.tmux("show", "-gv", "allow-passthrough").strip(), "off")
         lines = term.wait_for(lambda l: any(x.startswith("EXITED=") for x in l), 10, "doctor to exit")
         text = "".join(lines)
-        # Then doctor sees passthrough on in its pane, and the reason for half blocks is not tmux's
+        # Then doctor sees passthrough on in its pane: the pictures will be wrapped, nothing is dropped
         self.assertIn("EXITED=0", text)
         self.assertIn("tmux passthrough: yes", text)
         self.assertNotIn("allow-passthrough is off", text)
+        self.assertNotIn("tmux drops", text)
 
     def test_forced_pixels_render_says_tmux_drops_them(self):
         # Given render with --pixels kitty forced inside tmux, allow-passthrough off
