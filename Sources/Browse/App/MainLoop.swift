@@ -71,9 +71,9 @@ public final class MainLoop {
         // deleted): quitting does not wait for the rest.
         output?.abort()
         write(app.pixelOutputAtExit())
-        // kitty's shared memory objects or temporary files it did not read are not left behind,
-        // nor one a worker is still filling or holds unsent (the process exits without its deinit).
-        KittySharedObject.unlinkAllAtExit()
+        // kitty's shared memory objects or temporary files it did not read are not left behind
+        // (the process's exit also takes those still held unsent: Browser.run).
+        KittySharedObject.unlinkOutstanding()
     }
 
     /// One turn: interest, a frame, a wait, then the keys and completions that woke it.
