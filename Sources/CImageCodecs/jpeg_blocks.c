@@ -210,6 +210,15 @@ static JBLOCKARRAY ring_access(j_common_ptr common, jvirt_barray_ptr ptr, JDIMEN
 static unsigned char spread[256 * 256];
 static pthread_once_t spread_once = PTHREAD_ONCE_INIT;
 
+/* deviation_limit[c]: the largest deviation, as `spread`'s index (half codes), that 8-bit
+   samples of mean code c can have: sqrt(c (255 - c)) (the Bhatia-Davis bound for values in
+   0...255; reached by two levels, 0 and 255). The luma's deviation is given to every channel,
+   which is wrong where the detail is in the colour: green stripes on black (R = B = 0 in every
+   pixel) came out 52,152,53 instead of 0,188,0. Capping each channel's deviation by what its
+   own mean allows keeps a channel at 0 or 255 there and changes nothing where the deviation is
+   possible (a grey block's own deviation is always within it). */
+static unsigned char deviation_limit[256];
+
 static double srgb_decode(double v) { return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4); }
 
 static void build_spread(void) {
@@ -234,7 +243,15 @@ static void build_spread(void) {
             while (code < 255 && lin >= midpoint[code]) code++;
             spread[c * 256 + sd] = (unsigned char)code;
         }
+        double limit = 2.0 * sqrt((double)c * (255 - c)) + 0.5;
+        deviation_limit[c] = (unsigned char)(limit > 255 ? 255 : (int)limit);
     }
+}
+
+/* `spread` for code c and deviation index sd, the deviation capped by deviation_limit[c]. */
+static inline unsigned char spread_capped(int c, int sd) {
+    int cap = deviation_limit[c];
+    return spread[c * 256 + (sd < cap ? sd : cap)];
 }
 
 static inline int code_of(float v) { return v <= 0 ? 0 : v >= 255 ? 255 : (int)(v + 0.5f); }
@@ -312,7 +329,7 @@ int ccodec_jpeg_blocks_decode(j_decompress_ptr cinfo, int use_sigma, unsigned ch
     const float *sg = s->sigma;
     if (nc == 1) {
         for (size_t i = 0; i < count; i++, p += 4) {
-            unsigned char v = sg ? spread[yp[i] * 256 + spread_index(sg[i])] : yp[i];
+            unsigned char v = sg ? spread_capped(yp[i], spread_index(sg[i])) : yp[i];
             p[0] = p[1] = p[2] = v;
             p[3] = 255;
         }
@@ -323,10 +340,10 @@ int ccodec_jpeg_blocks_decode(j_decompress_ptr cinfo, int use_sigma, unsigned ch
         float y = yp[i], b = (float)cb[i] - 128.0f, r = (float)cr[i] - 128.0f;
         int R = code_of(y + 1.402f * r), G = code_of(y - 0.344136286f * b - 0.714136286f * r),
             B = code_of(y + 1.772f * b);
-        const unsigned char *t = spread + (sg ? spread_index(sg[i]) : 0);
-        p[0] = t[R * 256];
-        p[1] = t[G * 256];
-        p[2] = t[B * 256];
+        int sd = sg ? spread_index(sg[i]) : 0;
+        p[0] = spread_capped(R, sd);
+        p[1] = spread_capped(G, sd);
+        p[2] = spread_capped(B, sd);
         p[3] = 255;
     }
     return 0;

@@ -150,6 +150,9 @@ final class Browser {
                 return (w.pixelWidth / w.columns, w.pixelHeight / w.rows)
             }, output: writer)
         main.run()
+        // The process exits next (also after SIGTERM, SIGINT or SIGHUP), and exit runs no deinit:
+        // a kitty region a worker still holds unsent, or makes from here on, is unlinked too.
+        KittySharedObject.unlinkAllAtExit()
         actions.finish()
     }
 

@@ -4,6 +4,7 @@
 says why, and nothing that looks like an escape sequence reaches the pane."""
 
 import re
+import shlex
 import shutil
 import sys
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import REPO, E2ETestCase  # noqa: E402
+from harness import REPO, E2ETestCase, Terminal, binary  # noqa: E402
 
 PHOTO = REPO / "Tests" / "Fixtures" / "images" / "orientation-1.jpg"
 # What the replies would look like if they leaked: DA1, XTVERSION, a kitty reply, OSC 11.
@@ -63,6 +64,24 @@ class DoctorInTmuxTests(E2ETestCase):
         self.assertTrue(status.startswith(" " + hint + "  photo"), status)
         # Nothing of the dropped escapes reaches the pane
         self.assertIsNone(LEAK.search(term.tmux("capture-pane", "-p", "-t", "e2e")), status)
+
+    def test_passthrough_set_on_the_window_only_is_seen(self):
+        # Given allow-passthrough on for the window only (set -w; the global value stays off)
+        vitrine = shlex.quote(binary())
+        # (kitty forced: the detached tmux has no outer terminal to answer the probe)
+        command = ("tmux set -w allow-passthrough on; env TERM=tmux-256color HOME=%s %s doctor --pixels kitty; "
+                   "echo EXITED=$?; sleep 60"
+                   % (shlex.quote(str(self.tmp)), vitrine))
+        term = Terminal("sh -c %s" % shlex.quote(command))
+        self.addCleanup(term.kill)
+        self.assertEqual(term.tmux("show", "-gv", "allow-passthrough").strip(), "off")
+        lines = term.wait_for(lambda l: any(x.startswith("EXITED=") for x in l), 10, "doctor to exit")
+        text = "".join(lines)
+        # Then doctor sees passthrough on in its pane: the pictures will be wrapped, nothing is dropped
+        self.assertIn("EXITED=0", text)
+        self.assertIn("tmux passthrough: yes", text)
+        self.assertNotIn("allow-passthrough is off", text)
+        self.assertNotIn("tmux drops", text)
 
     def test_forced_pixels_render_says_tmux_drops_them(self):
         # Given render with --pixels kitty forced inside tmux, allow-passthrough off

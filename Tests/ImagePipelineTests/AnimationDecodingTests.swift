@@ -256,6 +256,26 @@ struct AnimationDecodingTests {
         #expect(pipeline.statistics.animationsDecodedUnwatched == 1)
     }
 
+    @Test("an animation left while it played stops when the memory cache could not keep it (none, or under its frames' bytes)")
+    func leftWhilePlayingWithoutRoom() throws {
+        // 3 frames of 16x16 RGBA: 3072 bytes; a 2048-byte cache could never hold them
+        for cacheBytes in [0, 2048] {
+            let center = NotificationCenter()
+            var configuration = ImagePipeline.Configuration(memoryCacheBytes: cacheBytes)
+            configuration.notificationCenter = center
+            configuration.decodeConcurrency = 1
+            let pipeline = ImagePipeline(configuration: configuration)
+            let url = FormatFixtureTests.folder.appendingPathComponent("animated.webp")
+            let watched = ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)
+            let left = try leave(pipeline, center, watched, partialFirst: true)
+            defer { left.done() }
+            // A load after it on the one decode slot: by its answer the left one has ended.
+            _ = try syncImage(pipeline, ImageRequest(url: url, maxPixelWidth: 8, maxPixelHeight: 8))
+            #expect(pipeline.statistics.animationsDecodedUnwatched == 0, "decoded on with a \(cacheBytes)-byte cache")
+            #expect(left.notes() == [true])
+        }
+    }
+
     /// Polls `value` for up to 10 s.
     private func waitFor<T>(_ value: () -> T?) -> T? {
         let deadline = ContinuousClock.now + .seconds(10)

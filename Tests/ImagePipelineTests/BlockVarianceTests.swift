@@ -134,6 +134,39 @@ struct BlockVarianceTests {
         }
     }
 
+    @Test("detail in one colour channel brightens that channel only: green stripes on black stay green (no red, no blue)",
+          arguments: [0, 1])
+    func colourDetail(_ subsample: Int32) throws {
+        // Given 1-pixel green stripes on black, as a JPEG (quality 95; 4:4:4 and 4:2:0)
+        let (w, h) = (256, 64)
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                rgba[(y * w + x) * 4 + 1] = x % 2 == 0 ? 255 : 0
+                rgba[(y * w + x) * 4 + 3] = 255
+            }
+        }
+        var jpeg: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        try #require(ccodec_jpeg_encode(rgba, Int32(w), Int32(h), 95, subsample, 0, &jpeg, &length) == 0)
+        let data = Data(bytes: jpeg!, count: length)
+        ccodec_free(jpeg)
+        // When it is decoded at 1/8 with the block variance
+        let spread = decode(data, flags: Self.variance)
+        try #require(spread.rc == 0 && spread.blockVariance && spread.width == 32 && spread.height == 8)
+        // Then every block is green, brighter than its gamma mean (128; the linear mean of 0
+        // and 255 is 188: the luma's deviation, 0.587 of green's, gives about 152), and its red
+        // and blue stay near 0 (9 seen: the cap for a mean of a code or two; the luma's
+        // deviation given to them uncapped made them 52)
+        for i in stride(from: 0, to: spread.pixels.count, by: 4) {
+            let (r, g, b) = (spread.pixels[i], spread.pixels[i + 1], spread.pixels[i + 2])
+            if r > 12 || b > 12 || g < 140 {
+                Issue.record("block \(i / 4): \(r),\(g),\(b) for green stripes on black (4:\(subsample == 0 ? "4:4" : "2:0"))")
+                break
+            }
+        }
+    }
+
     @Test("progressive and CMYK files fall back to libjpeg's 1/8 decode, byte for byte",
           arguments: ["progressive.jpg", "cmyk.jpg"])
     func fallBack(_ name: String) throws {

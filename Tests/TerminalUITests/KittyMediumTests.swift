@@ -175,6 +175,30 @@ struct KittyMediumTests {
         #expect(KittySharedObject.outstanding.isEmpty)
     }
 
+    @Test("on exit every object goes, unsent ones still held too (a worker's region), and later ones unlink at once")
+    func unlinkAllAtExit() throws {
+        KittySharedObject.unlinkOutstanding()
+        defer { KittySharedObject.reopenAfterExitForTesting() }
+        let held = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+        let file = try #require(KittySharedObject(medium: .tempFile, byteCount: 3) { _ in })
+        let sent = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+        _ = sent.handOver()
+        #expect(KittySharedObject.exists(.sharedMemory, held.name) && KittySharedObject.exists(.tempFile, file.name))
+        KittySharedObject.unlinkAllAtExit()
+        // Still referenced (the process is about to exit, no deinit would run), yet gone.
+        #expect(!KittySharedObject.exists(.sharedMemory, held.name), "an unsent object held at exit was left behind")
+        #expect(!KittySharedObject.exists(.tempFile, file.name), "an unsent temporary file held at exit was left behind")
+        #expect(!KittySharedObject.exists(.sharedMemory, sent.name))
+        // A worker finishing its encode after the exit path: nothing is made, nothing is left.
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        #expect(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in } == nil)
+        #expect([UInt8](repeating: 1, count: 8).withUnsafeBytes { KittySharedObject(medium: .sharedMemory, copying: $0) } == nil)
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        #expect(after.subtracting(before).filter { $0.hasPrefix("tty-graphics-protocol-") }.isEmpty)
+        // Their deinit later unlinks nothing of anyone else's.
+        withExtendedLifetime((held, file, sent)) {}
+    }
+
     @Test("an object that cannot be made leaves nothing and gives nil (the caller goes direct)")
     func failure() {
         let dir = NSTemporaryDirectory() + "vitrine-no-such-dir-\(getpid())"

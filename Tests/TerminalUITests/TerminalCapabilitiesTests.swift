@@ -194,6 +194,21 @@ struct TerminalCapabilitiesTests {
         let off = TerminalProbe.parseTmux("off\n256,RGB|XTerm(379)\n")
         #expect(!off.passthrough && off.clientFeatures.contains("RGB"))
         #expect(TerminalProbe.parseTmux("").passthrough == false)
+        // tmux 3.3's `display -p '#{allow-passthrough}'` prints the flag as 1 or 0
+        #expect(TerminalProbe.parseTmux("1\n|\n").passthrough)
+        #expect(!TerminalProbe.parseTmux("0\n|\n").passthrough)
+    }
+
+    @Test("tmux is asked for allow-passthrough as it applies to this pane (set -w / set -p override the global value)")
+    func tmuxArguments() {
+        let asked = TerminalProbe.tmuxArguments(pane: "%12")
+        #expect(asked.starts(with: ["tmux", "display", "-p", "-t", "%12", "#{allow-passthrough}", ";"]))
+        #expect(!asked.contains("show") && !asked.contains("-gv"), "the global value alone misses a window's or pane's")
+        #expect(asked.last == "#{client_termfeatures}|#{client_termtype}")
+        // No TMUX_PANE, or one that is not a pane id: tmux's current pane
+        for pane in [nil, "", "%", "%1;kill-server", "12", "%\u{0661}"] as [String?] {
+            #expect(Array(TerminalProbe.tmuxArguments(pane: pane).prefix(4)) == ["tmux", "display", "-p", "#{allow-passthrough}"])
+        }
     }
 
     @Test("the queries end with DA1; with tmux passthrough the outer ones are wrapped with ESC doubled")

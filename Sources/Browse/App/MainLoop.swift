@@ -71,7 +71,8 @@ public final class MainLoop {
         // deleted): quitting does not wait for the rest.
         output?.abort()
         write(app.pixelOutputAtExit())
-        // kitty's shared memory objects or temporary files it did not read are not left behind.
+        // kitty's shared memory objects or temporary files it did not read are not left behind
+        // (the process's exit also takes those still held unsent: Browser.run).
         KittySharedObject.unlinkOutstanding()
     }
 

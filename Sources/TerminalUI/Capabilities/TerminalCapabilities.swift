@@ -65,7 +65,7 @@ public struct TerminalCapabilities: Sendable, Equatable {
         }
     }
 
-    /// tmux's own view: `show -gv allow-passthrough` and the attached client's
+    /// tmux's own view: `allow-passthrough` in this pane and the attached client's
     /// `#{client_termfeatures}` / `#{client_termtype}` (tmux 3.2+; the outer terminal's
     /// XTVERSION, e.g. `kitty(0.26.5)`).
     public struct TmuxFacts: Sendable, Equatable {

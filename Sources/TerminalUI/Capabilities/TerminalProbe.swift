@@ -83,7 +83,7 @@ public enum TerminalProbe {
         guard isTerminal else { return facts }
         facts.windowSize = windowSize(fd: sizeFD)
         if !(environment["TMUX"] ?? "").isEmpty {
-            facts.tmux = askTmux(deadline: deadline)
+            facts.tmux = askTmux(pane: environment["TMUX_PANE"], deadline: deadline)
         }
         guard ask else { return facts }
         // The medium queries' objects: unlinked when they go out of scope here (the terminal
@@ -160,23 +160,37 @@ public enum TerminalProbe {
         }
     }
 
-    /// Asks tmux (the server named by TMUX) for `allow-passthrough` and the attached client's
-    /// features and terminal type, in one `tmux` run bounded by `deadline`. nil when tmux is
-    /// missing or does not answer in time.
-    static func askTmux(deadline: Double) -> TerminalCapabilities.TmuxFacts? {
-        let argv = ["tmux", "show", "-gv", "allow-passthrough", ";", "display", "-p", "#{client_termfeatures}|#{client_termtype}"]
+    /// The `tmux` command line ``askTmux(pane:deadline:)`` runs: `allow-passthrough` as it
+    /// applies to `pane` (`TMUX_PANE`: a pane or window value set with `set -p` / `set -w`
+    /// overrides the global one, which `show -gv` alone would report), then the client's
+    /// features and terminal type. tmux 3.3 prints the flag as `1`/`0`, later ones
+    /// `on`/`all`/`off`; one without the option prints nothing (passthrough off).
+    static func tmuxArguments(pane: String?) -> [String] {
+        var target: [String] = []
+        if let pane, pane.count > 1, pane.hasPrefix("%"), pane.dropFirst().allSatisfy(\.isASCII), pane.dropFirst().allSatisfy(\.isNumber) {
+            target = ["-t", pane]
+        }
+        return ["tmux", "display", "-p"] + target
+            + ["#{allow-passthrough}", ";", "display", "-p", "#{client_termfeatures}|#{client_termtype}"]
+    }
+
+    /// Asks tmux (the server named by TMUX) for `allow-passthrough` in `pane` and the attached
+    /// client's features and terminal type, in one `tmux` run bounded by `deadline`. nil when
+    /// tmux is missing or does not answer in time.
+    static func askTmux(pane: String?, deadline: Double) -> TerminalCapabilities.TmuxFacts? {
         let left = max(0, deadline - monotonicMilliseconds())
-        // tmux before 3.3 has no allow-passthrough option and fails here: half blocks then.
-        guard let result = POSIX.run(argv, timeoutMilliseconds: Int(left) + 1), result.status == 0 else { return nil }
+        // tmux before 3.3 has no allow-passthrough option (an empty line here): half blocks then.
+        guard let result = POSIX.run(tmuxArguments(pane: pane), timeoutMilliseconds: Int(left) + 1), result.status == 0
+        else { return nil }
         let text = String(decoding: result.output, as: UTF8.self)
         return parseTmux(text)
     }
 
-    /// Parses the output of `tmux show -gv allow-passthrough ; display -p
-    /// '#{client_termfeatures}|#{client_termtype}'`: `on`/`all`/`off`, then `features|type`.
+    /// Parses the output of ``tmuxArguments(pane:)``'s commands: `allow-passthrough` (`1`/`0`
+    /// from tmux 3.3, `on`/`all`/`off` from `show -gv` and later tmux), then `features|type`.
     public static func parseTmux(_ text: String) -> TerminalCapabilities.TmuxFacts {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let passthrough = ["on", "all"].contains(lines.first?.trimmingCharacters(in: .whitespaces) ?? "")
+        let passthrough = ["on", "all", "1"].contains(lines.first?.trimmingCharacters(in: .whitespaces) ?? "")
         let second = lines.count > 1 ? lines[1] : ""
         let parts = second.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let features = (parts.first ?? "").split(separator: ",").map(String.init)

@@ -71,8 +71,10 @@ public enum Base64 {
 /// Never left behind: an object that is dropped before it is handed over is unlinked by
 /// `deinit` (a stale or superseded pan region, a failed write); one handed over is the
 /// terminal's to unlink, and is listed in ``KittySharedObject/outstanding`` until then, so
-/// ``KittySharedObject/unlinkOutstanding()`` (on leaving the view, on exit) removes those the
-/// terminal did not take.
+/// ``KittySharedObject/unlinkOutstanding()`` (on leaving the view) removes those the
+/// terminal did not take. On exit ``KittySharedObject/unlinkAllAtExit()`` also removes the ones
+/// still held unsent (a region a worker was encoding when the user quit: no `deinit` runs at
+/// `exit`) and makes any created later unlink itself at once.
 public final class KittySharedObject: Sendable {
     /// The medium: `.sharedMemory` or `.tempFile`.
     public let medium: KittyMedium
@@ -127,6 +129,17 @@ public final class KittySharedObject: Sendable {
             fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { return nil }
+        // Listed while unsent, so the exit path finds it; after that path, not kept at all.
+        let admitted = Self.unsent.withLock { state -> Bool in
+            if state.closed { return false }
+            state.names[name] = medium
+            return true
+        }
+        guard admitted else {
+            close(fd)
+            Self.unlink(medium, name)
+            return nil
+        }
         self.medium = medium
         self.name = name
         self.byteCount = byteCount
@@ -137,7 +150,7 @@ public final class KittySharedObject: Sendable {
                 let n = write(fd, source.baseAddress! + offset, byteCount - offset)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
-                    Self.unlink(medium, name)
+                    Self.forget(medium, name)
                     handed.withLock { $0 = true }
                     return nil
                 }
@@ -148,7 +161,7 @@ public final class KittySharedObject: Sendable {
         guard ftruncate(fd, off_t(byteCount)) == 0,
             let map = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0), map != MAP_FAILED
         else {
-            Self.unlink(medium, name)
+            Self.forget(medium, name)
             handed.withLock { $0 = true }  // nothing for deinit to do
             return nil
         }
@@ -157,7 +170,7 @@ public final class KittySharedObject: Sendable {
     }
 
     deinit {
-        if !handed.withLock({ $0 }) { Self.unlink(medium, name) }
+        if !handed.withLock({ $0 }) { Self.forget(medium, name) }
     }
 
     /// Marks the object as given to the terminal (its name goes out now): from here the
@@ -169,6 +182,7 @@ public final class KittySharedObject: Sendable {
             return !h
         }
         if first {
+            _ = Self.unsent.withLock { $0.names.removeValue(forKey: name) }
             Self.registry.withLock { list in
                 // Drop the ones the terminal has taken (they are gone), keep the rest.
                 list.removeAll { !Self.exists($0.medium, $0.name) }
@@ -198,6 +212,36 @@ public final class KittySharedObject: Sendable {
             return list
         }
         for (medium, name) in list { unlink(medium, name) }
+    }
+
+    /// Objects created and not handed over yet (name to medium), and whether
+    /// ``unlinkAllAtExit()`` has run (then no object is kept: each unlinks itself at once).
+    private static let unsent = Mutex<(closed: Bool, names: [String: KittyMedium])>((false, [:]))
+
+    /// Unlinks `name` and drops it from the unsent list.
+    private static func forget(_ medium: KittyMedium, _ name: String) {
+        unlink(medium, name)
+        _ = unsent.withLock { $0.names.removeValue(forKey: name) }
+    }
+
+    /// On exit: unlinks every object still held unsent (an encode on another thread may hold
+    /// one when the main loop ends, and no `deinit` runs at `exit`) and every one handed over
+    /// that the terminal has not taken (``unlinkOutstanding()``); objects created from here on
+    /// are unlinked at once and their initialiser returns nil (the caller goes direct).
+    /// Thread-safe; not async-signal-safe.
+    public static func unlinkAllAtExit() {
+        let names = unsent.withLock { state -> [String: KittyMedium] in
+            state.closed = true
+            defer { state.names = [:] }
+            return state.names
+        }
+        for (name, medium) in names { unlink(medium, name) }
+        unlinkOutstanding()
+    }
+
+    /// Undoes ``unlinkAllAtExit()``'s closing, for tests that go on making objects after it.
+    static func reopenAfterExitForTesting() {
+        unsent.withLock { $0.closed = false }
     }
 
     /// `TMPDIR` when set to an absolute path, else `/tmp`.
