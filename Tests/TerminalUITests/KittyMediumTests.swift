@@ -84,6 +84,14 @@ struct KittyMediumTests {
         #expect(TerminalProbe.mediumProbes(environment: env).isEmpty)
         #expect(KittyMedium(environmentValue: "shm") == .sharedMemory)
         #expect(KittyMedium(environmentValue: "auto") == nil)
+        // An unknown value is said (without its control bytes) and the probe's answer used.
+        let bogus = TerminalCapabilities.detect(
+            facts(Self.local, env: ["TERM": "xterm-kitty", "VITRINE_KITTY_MEDIUM": "bogus\u{1B}[2J"]))
+        #expect(bogus.kittyMedium == TerminalCapabilities.detect(facts(Self.local, env: ["TERM": "xterm-kitty"])).kittyMedium)
+        #expect(bogus.kittyMediumReason.hasPrefix("VITRINE_KITTY_MEDIUM=bogus[2J is not direct, shared-memory, temp-file or auto: ignored; "))
+        #expect(!bogus.kittyMediumReason.unicodeScalars.contains { $0.value < 0x20 })
+        let auto = TerminalCapabilities.detect(facts(Self.local, env: ["TERM": "xterm-kitty", "VITRINE_KITTY_MEDIUM": "auto"]))
+        #expect(!auto.kittyMediumReason.contains("ignored"))
     }
 
     @Test("the queries carry each object's name in base64 with t=s and t=t, before DA1; the objects go when released")

@@ -178,11 +178,24 @@ public struct TerminalCapabilities: Sendable, Equatable {
         return result
     }
 
-    /// ``kittyMedium`` and its reason for a kitty terminal.
+    /// ``kittyMedium`` and its reason for a kitty terminal: `VITRINE_KITTY_MEDIUM` when it names
+    /// a medium, else what the probe found (an unknown value is said in the reason, not obeyed).
     static func chooseKittyMedium(_ facts: Facts) -> (KittyMedium, String) {
-        if let forced = KittyMedium(environmentValue: facts.environment["VITRINE_KITTY_MEDIUM"]) {
+        let value = facts.environment["VITRINE_KITTY_MEDIUM"]
+        if let forced = KittyMedium(environmentValue: value) {
             return (forced, "VITRINE_KITTY_MEDIUM=\(forced)")
         }
+        let (medium, reason) = probedKittyMedium(facts)
+        if let value, !value.isEmpty, value.lowercased() != "auto" {
+            // Printable ASCII only, at most 40 characters: doctor prints the reason.
+            let shown = String(value.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(40).map(Character.init))
+            return (medium, "VITRINE_KITTY_MEDIUM=\(shown) is not direct, shared-memory, temp-file or auto: ignored; \(reason)")
+        }
+        return (medium, reason)
+    }
+
+    /// ``chooseKittyMedium(_:)`` from the probe's answers alone.
+    private static func probedKittyMedium(_ facts: Facts) -> (KittyMedium, String) {
         let shm = facts.answers?.kittySharedMemory, file = facts.answers?.kittyTempFile
         if shm == "OK" { return (.sharedMemory, "the terminal read a shared memory object (t=s query: OK)") }
         if file == "OK" {
