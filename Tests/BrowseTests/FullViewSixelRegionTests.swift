@@ -125,4 +125,115 @@ struct FullViewSixelRegionTests {
         #expect(view.sixelPrefetches == 1)
         #expect(posts.count == 0)
     }
+
+    /// The sixel of the view at `viewport` with a palette of its own, as the settled picture is
+    /// made (the frame cut from the decode, libsixel's median cut for it, Vitrine's encoder).
+    func ownPaletteSixel(_ viewport: Viewport) throws -> String {
+        let frame = viewport.frame.pixels(from: FullViewPixelsTests.photo.bitmap, imageSize: viewport.image)
+        let background = FullViewPixelsTests.context.background
+        let palette = try #require(SixelPalette(choosingFor: frame, background: background))
+        return String(decoding: palette.encode(frame, background: background), as: UTF8.self)
+    }
+
+    @Test("sixel past the fit settles: settleDelay after the last step the view is drawn again with a palette of its own, over the region's step (no blank), once")
+    func settles() throws {
+        let h = pixels.harness(.sixel)
+        let view = pixels.openAndLoad(h)
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == nil)
+        // 1:1, then a pan step 100 ms later: steps from the region; the settle moves with each.
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == start + ImageView.settleDelay)
+        now = start + .milliseconds(100)
+        h.app.handle(.character("l"))
+        let step = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        let v = try #require(view.viewport)
+        let rect = try #require(v.sourceRect(in: held.frame))
+        let regionSixel = String(decoding: held.region.sixel(rect), as: UTF8.self)
+        #expect(step.after.contains(regionSixel))
+        let due = try #require(h.app.frameDue)
+        #expect(due == now + ImageView.settleDelay)
+        #expect(view.sixelRegionCounts == (1, 1))
+        // Before it is due nothing changes.
+        h.app.advanceFrames(now: due - .milliseconds(1))
+        #expect(pixels.turn(h) == ("", ""))
+        // Due: the same view with its own palette, drawn over the step (nothing before the
+        // refresh, no ECH), not from the region.
+        h.app.advanceFrames(now: due)
+        let settled = pixels.turn(h)
+        #expect(settled.before.isEmpty)
+        #expect(!settled.after.contains("\u{1B}[80X"))
+        let own = try ownPaletteSixel(v)
+        #expect(own != regionSixel)
+        #expect(settled.after.contains(own))
+        #expect(!settled.after.contains(regionSixel))
+        #expect(view.sixelRegionCounts == (1, 1))
+        #expect(h.app.frameDue == nil)
+        // Once: nothing more is sent, not even after another due time.
+        h.app.advanceFrames(now: due + .seconds(1))
+        #expect(pixels.turn(h) == ("", ""))
+        // The next step is from the region again (kept through the settle), and settles again.
+        now = due + .seconds(2)
+        h.app.handle(.character("h"))
+        let back = pixels.turn(h)
+        let v2 = try #require(view.viewport)
+        #expect(back.after.contains(String(decoding: held.region.sixel(try #require(v2.sourceRect(in: held.frame))), as: UTF8.self)))
+        #expect(h.app.frameDue == now + ImageView.settleDelay)
+        // Back to the fit: libsixel at once, nothing to settle.
+        h.app.handle(.character("w"))
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == nil)
+    }
+
+    @Test("with the worker, a key during the settled picture's encode makes it stale: its answer is dropped and the new step's region picture shown")
+    func keyDropsSettle() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = pixels.harness(.sixel)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        // The settle is due: its encode is asked of the worker, and made, but before its
+        // answer is taken a pan key comes.
+        let due = try #require(h.app.frameDue)
+        now = due
+        let steps = view.sixelRegionCounts.steps
+        h.app.advanceFrames(now: due)
+        #expect(pixels.turn(h) == ("", ""))
+        // (Not a step from the region: the view alone, its own palette.)
+        #expect(view.sixelRegionCounts.steps == steps)
+        let settle = try #require(posts.next())
+        let stale = view.staleAnswers
+        h.app.handle(.character("l"))
+        _ = pixels.turn(h)
+        settle()
+        #expect(view.staleAnswers == stale + 1)
+        #expect(pixels.turn(h) == ("", ""))
+        // The step's answer: the region's rectangle, not the settled palette.
+        try run(posts)
+        let step = pixels.turn(h)
+        let v = try #require(view.viewport)
+        let rect = try #require(v.sourceRect(in: held.frame))
+        #expect(step.after.contains(String(decoding: held.region.sixel(rect), as: UTF8.self)))
+        #expect(h.app.frameDue == now + ImageView.settleDelay)
+        #expect(posts.count == 0)
+    }
 }
