@@ -236,4 +236,64 @@ struct FullViewSixelRegionTests {
         #expect(h.app.frameDue == now + ImageView.settleDelay)
         #expect(posts.count == 0)
     }
+
+    @Test("with the worker, a zoomed view drawn at rest with no region for its basis (the full-size decode landing after the settle) asks for the region ahead; the next step is cut from it")
+    func regionAtRest() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = pixels.harness(.sixel)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        // 1:1 (the step makes a region from the screen's decode), then the settle.
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        #expect(view.sixelRegionCounts == (0, 1))
+        let due = try #require(h.app.frameDue)
+        now = due
+        h.app.advanceFrames(now: due)
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        // A settled view whose region is held asks for none.
+        #expect(view.sixelPrefetches == 0)
+        // The full-size decode lands at rest: a new basis; the view is drawn with its own
+        // palette and the region around it is asked beside it (two posts, either order).
+        var pixels2 = [UInt8](repeating: 255, count: 2000 * 1500 * 4)
+        for i in stride(from: 0, to: pixels2.count, by: 4) { pixels2[i] = UInt8(i / 4 % 2000 * 255 / 1999) }
+        let detail = DecodedImage(bitmap: RGBAImage(width: 2000, height: 1500, pixels: pixels2), sourceWidth: 4000, sourceHeight: 3000)
+        h.app.apply(try #require(view.detailTicket), .success(detail))
+        _ = pixels.turn(h)
+        #expect(view.sixelPrefetches == 1)
+        #expect(h.app.frameDue == nil)
+        try run(posts)
+        try run(posts)
+        _ = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        let v = try #require(view.viewport)
+        #expect(held.frame == v.panRegion(maxPixels: ImageView.maxSixelRegionPixels))
+        #expect(view.sixelRegionCounts == (0, 2))
+        // The next step is cut from it: no region made with it.
+        now = due + .seconds(1)
+        h.app.handle(.character("l"))
+        _ = pixels.turn(h)
+        try run(posts)
+        let step = pixels.turn(h)
+        let moved = try #require(view.viewport)
+        let rect = try #require(moved.sourceRect(in: held.frame))
+        #expect(step.after.contains(String(decoding: held.region.sixel(rect), as: UTF8.self)))
+        #expect(view.sixelRegionCounts == (1, 2))
+        #expect(view.sixelPrefetches == 1)
+        #expect(posts.count == 0)
+    }
 }

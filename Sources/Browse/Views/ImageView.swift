@@ -534,6 +534,8 @@ public final class ImageView: BrowseView {
         // encoded alone with a palette of its own.
         if request.encoder.fastSixel, wanted.key.lossy, let asked = sixelStep(&request) {
             askedSixelRegions[nextToken] = asked
+        } else if request.encoder.fastSixel, !wanted.key.lossy {
+            prefetchSixelRegionAtRest()
         }
         guard let worker else {
             let result = request.make()
@@ -577,6 +579,26 @@ public final class ImageView: BrowseView {
         request.cut = PictureWorker.Cut(frame: frame, imageSize: viewport.image)
         request.sixelRegion = .make(rect: rect)
         return (basis, frame)
+    }
+
+    /// Sixel, a zoomed view drawn at rest (the settled picture, or a redraw with no step before
+    /// it: the full-size decode landing, a resize) with no pan region for its basis: the region
+    /// around the view is made ahead on the worker's second queue, so that the next step is the
+    /// band encoder alone instead of paying the region (at 1:1 in 1200x780, 15-37 ms of CPU,
+    /// docs/PERFORMANCE.md "ninth part, sixel"). Nothing without a worker, or with a region for
+    /// the basis held, asked or being made.
+    private func prefetchSixelRegionAtRest() {
+        guard let worker, let context, let viewport, let basis = currentBasis, case .loaded(let image) = phase,
+            image.animation == nil, sixelRegion?.basis != basis, prefetchingSixelRegion?.basis != basis,
+            !askedSixelRegions.values.contains(where: { $0.basis == basis })
+        else { return }
+        let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
+        prefetchingSixelRegion = (basis, frame)
+        sixelPrefetches += 1
+        worker.prefetchSixelRegion(
+            source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+            background: context.background
+        ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
     }
 
     /// A sixel region made ahead of the view: it replaces the one held when it is still for
