@@ -18,7 +18,10 @@ times the pan steps of two builds, their browsers alive side by side and their s
 interleaved one by one (A, B, A, B, ...), and adds "key to status line": keys sent back to back,
 each as soon as the status line for the one before has been drawn (curses moving to the last
 row, `CSI 40;`), not waiting for the picture; a main loop busy encoding the last picture reads
-the next key late."""
+the next key late. For sixel and iTerm2 it also times key to the settled picture after one step
+(the second picture: iTerm2's PNG, sixel's view with a palette of its own; a build that does not
+settle is skipped after one 3 s wait) with its bytes, and counts settled pictures that came
+between the timed steps."""
 
 import argparse
 import base64
@@ -354,7 +357,7 @@ def main():
     bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
     print("One pan step at 1:1 (l / h alternately), key to the last byte (ms); A = %s%s:" % (
         args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
-    steps, status, sizes, kinds, settles = {}, {}, {}, {}, {}
+    steps, status, sizes, kinds, settles, settle_bytes, extra = {}, {}, {}, {}, {}, {}, {}
     for p in protocols:
         # Both builds alive, their steps interleaved.
         browsers = {}
@@ -369,6 +372,7 @@ def main():
             # The full-size decode (4000x3000) arrives in the background: let it land.
             b.wait_detail(p)
             browsers[name] = b
+        phase = {name: len(b.buf) for name, b in browsers.items()}
         for i in range(args.runs * 4):
             key = b"l" if i % 2 == 0 else b"h"
             for name, b in browsers.items():
@@ -385,27 +389,49 @@ def main():
                         kinds.setdefault((p, name), []).append(bytes(b.buf[colon + 1:colon + 5]))
                 if not b.alive():
                     raise RuntimeError("the %s browser exited during the pan steps" % p)
+        if p in ("sixel", "iterm"):
+            # Pictures written during the timed steps beyond one a step: settled pictures that
+            # came between two steps (a gap over ImageView.settleDelay), which a later step
+            # could have been timed by.
+            opening = b"\x1bP" if p == "sixel" else b"\x1b]1337;File="
+            for name, b in browsers.items():
+                extra.setdefault((p, name), []).append(b.buf[phase[name]:].count(opening) - args.runs * 4)
         # Keys back to back: each sent once the status line for the last one is drawn.
         for i in range(args.runs * 4):
             key = b"l" if i % 2 == 0 else b"h"
             for name, b in browsers.items():
                 status.setdefault((p, name), []).append(b.timed(key, contains(b"\x1b[40;"), timeout=10))
         # iTerm2 with JPEG steps: key to the lossless PNG that follows once the keys stop (the
-        # second picture after the key), one key at a time.
+        # second picture after the key), one key at a time. Sixel with settled pictures
+        # (ImageView.settleDelay after a step past the fit, the view with its own palette): the
+        # same, and the settled picture's bytes (from the first picture's end to the second's).
         for name, b in browsers.items():
-            if p != "iterm" or b"/9j/" not in kinds.get((p, name), []):
+            if p == "iterm" and b"/9j/" not in kinds.get((p, name), []):
+                continue
+            if p not in ("iterm", "sixel"):
                 continue
             for i in range(args.runs):
                 time.sleep(0.5)
                 b.drain()
-                settles.setdefault((p, name), []).append(
-                    b.timed(b"l" if i % 2 == 0 else b"h", picture_end(p, 2), timeout=10))
+                start = len(b.buf)
+                try:
+                    t = b.timed(b"l" if i % 2 == 0 else b"h", picture_end(p, 2), timeout=3)
+                except TimeoutError:
+                    # No second picture: this build does not settle.
+                    break
+                settles.setdefault((p, name), []).append(t)
+                opening = b"\x1bP" if p == "sixel" else b"\x1b]1337;File="
+                second = b.buf.find(opening, b.buf.find(opening, start) + 1)
+                settle_bytes.setdefault((p, name), []).append(len(b.buf) - b.buf.rfind(b"\x1b7", start, second))
         for b in browsers.values():
             b.drain()
             b.close()
     for (p, name), xs in settles.items():
-        print("  %-9s %s  key to the lossless PNG after one step: p50 %6.1f  p99 %6.1f  (n=%d)" % (
-            p, name, statistics.median(xs), p99(xs), len(xs)))
+        print("  %-9s %s  key to the settled picture after one step (%s): p50 %6.1f  p99 %6.1f  (n=%d), its bytes p50 %d" % (
+            p, name, "the lossless PNG" if p == "iterm" else "its own palette", statistics.median(xs), p99(xs),
+            len(xs), statistics.median(settle_bytes[(p, name)])))
+    for (p, name), xs in extra.items():
+        print("  %-9s %s  settled pictures between the timed steps: %d" % (p, name, sum(xs)))
     for (p, name), xs in steps.items():
         ys = status[(p, name)]
         extra = ""

@@ -8,7 +8,8 @@
 // and process CPU. The sixel pan region (`SixelRegion`, as the browser makes it past the fit):
 // its making, once (and its parts alone), and a step from it (`--region-pixels`: another cap
 // than the browser's); `--dump` adds `region/`: nine steps across the region
-// (its corners, edges and centre), each as the region's picture and with its own palette.
+// (its corners, edges and centre), each as the region's picture, with its own palette, and
+// through libsixel (the candidates for the picture left once the keys stop).
 import Foundation
 import Browse
 import HalfBlock
@@ -162,6 +163,9 @@ func panEncodeBench(_ arguments: [String]) {
                 let step = RGBAImage(width: w, height: h, pixels: pixels)
                 FileManager.default.createFile(atPath: dir + "/step\(i).rgba", contents: Data(pixels))
                 FileManager.default.createFile(atPath: dir + "/step\(i)-region.six", contents: Data(region.sixel(rect)))
+                // libsixel whole (the fit's encoder): the other candidate for the settled picture.
+                FileManager.default.createFile(
+                    atPath: dir + "/step\(i)-libsixel.six", contents: Data(SixelPresenter.encode(step, background: background)))
                 if let own = SixelPalette(choosingFor: step, background: background) {
                     FileManager.default.createFile(
                         atPath: dir + "/step\(i)-own.six", contents: Data(own.encode(step, background: background, origin: (x, y))))

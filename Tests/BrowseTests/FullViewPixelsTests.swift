@@ -364,9 +364,9 @@ extension FullViewPixelsTests {
         #expect(h.app.frameDue == nil)
     }
 
-    @Test("sixel and kitty pan steps ask for no settle wake-up")
+    @Test("kitty pan steps ask for no settle wake-up (sixel's: FullViewSixelRegionTests.settles)")
     func noSettleElsewhere() {
-        for p in [PixelProtocol.sixel, .kitty] {
+        for p in [PixelProtocol.kitty] {
             let h = harness(p)
             _ = openAndLoad(h)
             _ = turn(h)

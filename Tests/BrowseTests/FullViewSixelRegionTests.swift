@@ -125,4 +125,175 @@ struct FullViewSixelRegionTests {
         #expect(view.sixelPrefetches == 1)
         #expect(posts.count == 0)
     }
+
+    /// The sixel of the view at `viewport` with a palette of its own, as the settled picture is
+    /// made (the frame cut from the decode, libsixel's median cut for it, Vitrine's encoder).
+    func ownPaletteSixel(_ viewport: Viewport) throws -> String {
+        let frame = viewport.frame.pixels(from: FullViewPixelsTests.photo.bitmap, imageSize: viewport.image)
+        let background = FullViewPixelsTests.context.background
+        let palette = try #require(SixelPalette(choosingFor: frame, background: background))
+        return String(decoding: palette.encode(frame, background: background), as: UTF8.self)
+    }
+
+    @Test("sixel past the fit settles: settleDelay after the last step the view is drawn again with a palette of its own, over the region's step (no blank), once")
+    func settles() throws {
+        let h = pixels.harness(.sixel)
+        let view = pixels.openAndLoad(h)
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == nil)
+        // 1:1, then a pan step 100 ms later: steps from the region; the settle moves with each.
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == start + ImageView.settleDelay)
+        now = start + .milliseconds(100)
+        h.app.handle(.character("l"))
+        let step = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        let v = try #require(view.viewport)
+        let rect = try #require(v.sourceRect(in: held.frame))
+        let regionSixel = String(decoding: held.region.sixel(rect), as: UTF8.self)
+        #expect(step.after.contains(regionSixel))
+        let due = try #require(h.app.frameDue)
+        #expect(due == now + ImageView.settleDelay)
+        #expect(view.sixelRegionCounts == (1, 1))
+        // Before it is due nothing changes.
+        h.app.advanceFrames(now: due - .milliseconds(1))
+        #expect(pixels.turn(h) == ("", ""))
+        // Due: the same view with its own palette, drawn over the step (nothing before the
+        // refresh, no ECH), not from the region.
+        h.app.advanceFrames(now: due)
+        let settled = pixels.turn(h)
+        #expect(settled.before.isEmpty)
+        #expect(!settled.after.contains("\u{1B}[80X"))
+        let own = try ownPaletteSixel(v)
+        #expect(own != regionSixel)
+        #expect(settled.after.contains(own))
+        #expect(!settled.after.contains(regionSixel))
+        #expect(view.sixelRegionCounts == (1, 1))
+        #expect(h.app.frameDue == nil)
+        // Once: nothing more is sent, not even after another due time.
+        h.app.advanceFrames(now: due + .seconds(1))
+        #expect(pixels.turn(h) == ("", ""))
+        // The next step is from the region again (kept through the settle), and settles again.
+        now = due + .seconds(2)
+        h.app.handle(.character("h"))
+        let back = pixels.turn(h)
+        let v2 = try #require(view.viewport)
+        #expect(back.after.contains(String(decoding: held.region.sixel(try #require(v2.sourceRect(in: held.frame))), as: UTF8.self)))
+        #expect(h.app.frameDue == now + ImageView.settleDelay)
+        // Back to the fit: libsixel at once, nothing to settle.
+        h.app.handle(.character("w"))
+        _ = pixels.turn(h)
+        #expect(h.app.frameDue == nil)
+    }
+
+    @Test("with the worker, a key during the settled picture's encode makes it stale: its answer is dropped and the new step's region picture shown")
+    func keyDropsSettle() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = pixels.harness(.sixel)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        // The settle is due: its encode is asked of the worker, and made, but before its
+        // answer is taken a pan key comes.
+        let due = try #require(h.app.frameDue)
+        now = due
+        let steps = view.sixelRegionCounts.steps
+        h.app.advanceFrames(now: due)
+        #expect(pixels.turn(h) == ("", ""))
+        // (Not a step from the region: the view alone, its own palette.)
+        #expect(view.sixelRegionCounts.steps == steps)
+        let settle = try #require(posts.next())
+        let stale = view.staleAnswers
+        h.app.handle(.character("l"))
+        _ = pixels.turn(h)
+        settle()
+        #expect(view.staleAnswers == stale + 1)
+        #expect(pixels.turn(h) == ("", ""))
+        // The step's answer: the region's rectangle, not the settled palette.
+        try run(posts)
+        let step = pixels.turn(h)
+        let v = try #require(view.viewport)
+        let rect = try #require(v.sourceRect(in: held.frame))
+        #expect(step.after.contains(String(decoding: held.region.sixel(rect), as: UTF8.self)))
+        #expect(h.app.frameDue == now + ImageView.settleDelay)
+        #expect(posts.count == 0)
+    }
+
+    @Test("with the worker, a zoomed view drawn at rest with no region for its basis (the full-size decode landing after the settle) asks for the region ahead; the next step is cut from it")
+    func regionAtRest() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = pixels.harness(.sixel)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        let start = ContinuousClock.now
+        var now = start
+        view.clock = { now }
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        // 1:1 (the step makes a region from the screen's decode), then the settle.
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        #expect(view.sixelRegionCounts == (0, 1))
+        let due = try #require(h.app.frameDue)
+        now = due
+        h.app.advanceFrames(now: due)
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        // A settled view whose region is held asks for none.
+        #expect(view.sixelPrefetches == 0)
+        // The full-size decode lands at rest: a new basis; the view is drawn with its own
+        // palette and the region around it is asked beside it (two posts, either order).
+        var pixels2 = [UInt8](repeating: 255, count: 2000 * 1500 * 4)
+        for i in stride(from: 0, to: pixels2.count, by: 4) { pixels2[i] = UInt8(i / 4 % 2000 * 255 / 1999) }
+        let detail = DecodedImage(bitmap: RGBAImage(width: 2000, height: 1500, pixels: pixels2), sourceWidth: 4000, sourceHeight: 3000)
+        h.app.apply(try #require(view.detailTicket), .success(detail))
+        _ = pixels.turn(h)
+        #expect(view.sixelPrefetches == 1)
+        #expect(h.app.frameDue == nil)
+        try run(posts)
+        try run(posts)
+        _ = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        let v = try #require(view.viewport)
+        #expect(held.frame == v.panRegion(maxPixels: ImageView.maxSixelRegionPixels))
+        #expect(view.sixelRegionCounts == (0, 2))
+        // The next step is cut from it: no region made with it.
+        now = due + .seconds(1)
+        h.app.handle(.character("l"))
+        _ = pixels.turn(h)
+        try run(posts)
+        let step = pixels.turn(h)
+        let moved = try #require(view.viewport)
+        let rect = try #require(moved.sourceRect(in: held.frame))
+        #expect(step.after.contains(String(decoding: held.region.sixel(rect), as: UTF8.self)))
+        #expect(view.sixelRegionCounts == (1, 2))
+        #expect(view.sixelPrefetches == 1)
+        #expect(posts.count == 0)
+    }
 }

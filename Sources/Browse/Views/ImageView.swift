@@ -95,15 +95,19 @@ public final class ImageView: BrowseView {
         var generation: Int
         var preview: Bool
         var frame: Int
-        /// iTerm2: the lossy picture of a zoom or pan step while keys come (a JPEG), not the
-        /// lossless one sent once they stop (``settleDue``).
+        /// The quick picture of a zoom or pan step while keys come, not the full-quality one sent
+        /// once they stop (``settleDue``): iTerm2's JPEG, not its PNG; sixel's step from the pan
+        /// region, not the view with a palette of its own.
         var lossy = false
     }
-    /// iTerm2: when the keys have stopped long enough for the lossless PNG of the picture
-    /// (``settleDelay`` after the last zoom or pan step; until then each step goes as a JPEG);
-    /// nil when the picture shown is the lossless one. The wiring wakes at ``frameDue``.
+    /// When the keys have stopped long enough for the full-quality picture (``settleDelay``
+    /// after the last zoom or pan step): iTerm2's lossless PNG (until then each step goes as a
+    /// JPEG); sixel past the fit, the view encoded with a palette of its own (until then each
+    /// step is cut from the pan region, one palette for the whole region). Nil when the picture
+    /// shown is the full-quality one. The wiring wakes at ``frameDue``.
     private var settleDue: ContinuousClock.Instant?
-    /// How long after the last zoom or pan step the iTerm2 picture goes lossless: 250 ms, longer
+    /// How long after the last zoom or pan step the iTerm2 picture goes lossless (and the sixel
+    /// one gets its own palette): 250 ms, longer
     /// than a key repeat's interval (30-100 ms) and most taps' (docs/PERFORMANCE.md, "eighth part").
     public static let settleDelay = Duration.milliseconds(250)
     /// The time for the settle timer (tests inject theirs).
@@ -369,8 +373,9 @@ public final class ImageView: BrowseView {
 
     /// Moves the animation to the frame due at `now`; true when it changed (the image area is
     /// to be redrawn, nothing else).
-    /// An iTerm2 picture whose keys have stopped (``settleDue`` passed) goes lossless the same
-    /// way: true, and the next draw asks for its PNG.
+    /// An iTerm2 or sixel picture whose keys have stopped (``settleDue`` passed) goes to full
+    /// quality the same way: true, and the next draw asks for its PNG (iTerm2) or for the view
+    /// with a palette of its own (sixel).
     public func advanceFrame(now: ContinuousClock.Instant) -> Bool {
         if let due = settleDue, due <= now {
             settleDue = nil
@@ -428,7 +433,14 @@ public final class ImageView: BrowseView {
         }
         guard v != before else { return .none }
         viewport = v
-        if presenter is ITermPresenter { settleDue = clock() + Self.settleDelay }
+        // iTerm2: a JPEG a step, the PNG once the keys stop. Sixel past the fit: a step from
+        // the pan region (its one palette), the view with a palette of its own once they stop;
+        // at the fit the step is already that (libsixel), so nothing settles.
+        if presenter is ITermPresenter || (presenter is SixelPresenter && v.zoom != .fit) {
+            settleDue = clock() + Self.settleDelay
+        } else if presenter is SixelPresenter {
+            settleDue = nil
+        }
         grid = nil
         generation += 1
         requestDetailIfNeeded(image, scale: v.scale)
@@ -517,8 +529,13 @@ public final class ImageView: BrowseView {
         guard worker == nil || lastAsked != wanted.key else { return nil }
         var request = PictureWorker.Request(
             token: nextToken, source: wanted.source, cut: wanted.cut, encoder: encoder(for: wanted.key, presenter))
-        if request.encoder.fastSixel, let asked = sixelStep(&request) {
+        // Sixel: the pan region only while keys come (`lossy`); the settled picture, and a
+        // zoomed view drawn at rest (a resize, the full-size decode landing), is cut and
+        // encoded alone with a palette of its own.
+        if request.encoder.fastSixel, wanted.key.lossy, let asked = sixelStep(&request) {
             askedSixelRegions[nextToken] = asked
+        } else if request.encoder.fastSixel, !wanted.key.lossy {
+            prefetchSixelRegionAtRest()
         }
         guard let worker else {
             let result = request.make()
@@ -562,6 +579,26 @@ public final class ImageView: BrowseView {
         request.cut = PictureWorker.Cut(frame: frame, imageSize: viewport.image)
         request.sixelRegion = .make(rect: rect)
         return (basis, frame)
+    }
+
+    /// Sixel, a zoomed view drawn at rest (the settled picture, or a redraw with no step before
+    /// it: the full-size decode landing, a resize) with no pan region for its basis: the region
+    /// around the view is made ahead on the worker's second queue, so that the next step is the
+    /// band encoder alone instead of paying the region (at 1:1 in 1200x780, 15-37 ms of CPU,
+    /// docs/PERFORMANCE.md "ninth part, sixel"). Nothing without a worker, or with a region for
+    /// the basis held, asked or being made.
+    private func prefetchSixelRegionAtRest() {
+        guard let worker, let context, let viewport, let basis = currentBasis, case .loaded(let image) = phase,
+            image.animation == nil, sixelRegion?.basis != basis, prefetchingSixelRegion?.basis != basis,
+            !askedSixelRegions.values.contains(where: { $0.basis == basis })
+        else { return }
+        let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
+        prefetchingSixelRegion = (basis, frame)
+        sixelPrefetches += 1
+        worker.prefetchSixelRegion(
+            source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
+            background: context.background
+        ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
     }
 
     /// A sixel region made ahead of the view: it replaces the one held when it is still for
