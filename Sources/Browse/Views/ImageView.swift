@@ -560,16 +560,8 @@ public final class ImageView: BrowseView {
         if let held = sixelRegion, held.basis == basis, let rect = viewport.sourceRect(in: held.frame) {
             request.sixelRegion = .encode(held.region, rect: rect)
             sixelRegionCounts.steps += 1
-            if let worker, let context, prefetchingSixelRegion?.basis != basis,
-                viewport.nearsEdge(of: held.frame, eighths: Self.sixelPrefetchEighths)
-            {
-                let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
-                prefetchingSixelRegion = (basis, frame)
-                sixelPrefetches += 1
-                worker.prefetchSixelRegion(
-                    source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
-                    background: context.background
-                ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
+            if prefetchingSixelRegion?.basis != basis, viewport.nearsEdge(of: held.frame, eighths: Self.sixelPrefetchEighths) {
+                prefetchSixelRegion(image.bitmap, viewport: viewport, basis: basis)
             }
             return nil
         }
@@ -588,16 +580,22 @@ public final class ImageView: BrowseView {
     /// docs/PERFORMANCE.md "ninth part, sixel"). Nothing without a worker, or with a region for
     /// the basis held, asked or being made.
     private func prefetchSixelRegionAtRest() {
-        guard let worker, let context, let viewport, let basis = currentBasis, case .loaded(let image) = phase,
+        guard let viewport, let basis = currentBasis, case .loaded(let image) = phase,
             image.animation == nil, sixelRegion?.basis != basis, prefetchingSixelRegion?.basis != basis,
             !askedSixelRegions.values.contains(where: { $0.basis == basis })
         else { return }
+        prefetchSixelRegion(image.bitmap, viewport: viewport, basis: basis)
+    }
+
+    /// Asks the worker's second queue for the sixel pan region around `viewport` of `source`
+    /// for `basis` (``prefetched(_:basis:frame:)`` takes it); nothing without a worker.
+    private func prefetchSixelRegion(_ source: RGBAImage, viewport: Viewport, basis: RegionBasis) {
+        guard let worker, let context else { return }
         let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
         prefetchingSixelRegion = (basis, frame)
         sixelPrefetches += 1
         worker.prefetchSixelRegion(
-            source: image.bitmap, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image),
-            background: context.background
+            source: source, cut: PictureWorker.Cut(frame: frame, imageSize: viewport.image), background: context.background
         ) { [weak self] region in self?.prefetched(region, basis: basis, frame: frame) }
     }
 
