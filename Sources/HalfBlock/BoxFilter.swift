@@ -82,11 +82,21 @@ package enum BoxFilter {
     /// bottom, each once, as the filter reaches them: the whole image is never held. Nil when
     /// the source fails (`next` returns false).
     static func resize(_ source: RGBARowSource, width: Int, height: Int) -> LinearImage? {
+        readingRows(source) { rowAt in
+            resize(inputWidth: source.width, inputHeight: source.height, width: width, height: height, rowAt: rowAt)
+        }
+    }
+
+    /// `body` given a `rowAt` over `source`: row y is read into one `source.width * 4`-byte
+    /// buffer when asked, nil when the source fails. The filter asks for rows in order, each
+    /// once (see `average`); anything else is a programming error.
+    private static func readingRows<T>(
+        _ source: RGBARowSource, _ body: (_ rowAt: (Int) -> UnsafePointer<UInt8>?) -> T
+    ) -> T {
         let row = UnsafeMutablePointer<UInt8>.allocate(capacity: source.width * 4)
         defer { row.deallocate() }
         var expected = 0
-        return resize(inputWidth: source.width, inputHeight: source.height, width: width, height: height) { y in
-            // The filter asks for rows in order, each once (see `average`).
+        return body { y in
             precondition(y == expected, "rows are read in order")
             expected += 1
             return source.next(row) ? UnsafePointer(row) : nil
@@ -143,13 +153,8 @@ package enum BoxFilter {
     /// `source.width * 4`-byte row and the filter's `source.width * 16`-byte line). Nil when
     /// the source fails (`next` returns false).
     package static func resizeRGBA(_ source: RGBARowSource, toWidth: Int, toHeight: Int) -> RGBAImage? {
-        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: source.width * 4)
-        defer { row.deallocate() }
-        var expected = 0
-        return resizeRGBA(inputWidth: source.width, inputHeight: source.height, toWidth: toWidth, toHeight: toHeight) { y in
-            precondition(y == expected, "rows are read in order")
-            expected += 1
-            return source.next(row) ? UnsafePointer(row) : nil
+        readingRows(source) { rowAt in
+            resizeRGBA(inputWidth: source.width, inputHeight: source.height, toWidth: toWidth, toHeight: toHeight, rowAt: rowAt)
         }
     }
 
