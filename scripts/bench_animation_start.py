@@ -88,23 +88,7 @@ def measure(binary, protocol, gif, timeout=30, cpu_after=None):
     try:
         p.wait_text(b"H help", 20)
         p.read_for(0.5, keep=False)  # the row's thumbnail
-        out = bytearray()
-        os.write(p.fd, b"\r")
-        t0 = time.monotonic()
-        playing = moving = None
-        deadline = t0 + timeout
-        while time.monotonic() < deadline:
-            if select.select([p.fd], [], [], 0.05)[0]:
-                out += os.read(p.fd, 1 << 20)
-                now = time.monotonic()
-                at = out.find(PLAY)
-                if playing is None and at >= 0:
-                    playing = now - t0
-                if at >= 0 and (protocol != "kitty" or out.count(KITTY, at) >= 2):
-                    moving = now - t0 if protocol == "kitty" else None
-                    break
-        if playing is None:
-            raise TimeoutError("no play mark within %d s" % timeout)
+        playing, moving, t0 = enter_until_playing(p, protocol, timeout)
         cpu = None
         if cpu_after:
             p.read_for(max(0, t0 + cpu_after - time.monotonic()), keep=False)
