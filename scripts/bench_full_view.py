@@ -75,6 +75,11 @@ def picture_end(protocol, count=1):
     return done
 
 
+def pixel_name(protocol):
+    """The `--pixels` value of a bench protocol (kitty-shm is kitty answering the probe)."""
+    return "kitty" if protocol == "kitty-shm" else protocol
+
+
 def contains(needle):
     return lambda buf, start: buf.find(needle, start) >= 0
 
@@ -109,6 +114,7 @@ class Browser:
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, COLS * CW, ROWS * CH))
         self.buf = bytearray()
         self.taken = 0  # offset up to which kitty medium objects were read
+        self.answers_kitty = answer_kitty
         if answer_kitty:
             self.answer_probe()
         self.wait_for(contains(b"H help"), 20)
@@ -145,6 +151,16 @@ class Browser:
                 break
         self.take_shared()
 
+    def drain_quiet(self, quiet, timeout=20):
+        """Reads until `quiet` s pass without output (at most `timeout` s)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and select.select([self.fd], [], [], quiet)[0]:
+            try:
+                self.buf += os.read(self.fd, 1 << 20)
+            except OSError:
+                break
+        self.take_shared()
+
     def wait_for(self, done, timeout, start=0):
         deadline = time.monotonic() + timeout
         check = True
@@ -160,6 +176,8 @@ class Browser:
                 check = b"\x1b8" in self.buf[-len(chunk) - 2:] or b"fit " in self.buf[-len(chunk) - 4:] \
                     or b"\x1b[40;" in self.buf[-len(chunk) - 5:] \
                     or b"H help" in self.buf[-len(chunk) - 6:]
+        if self.answers_kitty:
+            self.take_shared()
 
     def timed(self, key, done, timeout=20):
         start = len(self.buf)
@@ -234,6 +252,10 @@ class Browser:
 # A picture's end: a placement (a=p) or a transmission's last chunk (m=0, or a single chunk),
 # then DECRC.
 PICTURE = re.compile(rb"\x1b_G(a=p,[^\x1b]*|[^\x1b;]*m=0;[^\x1b]*|a=T,(?:(?!m=)[^\x1b;])*;[^\x1b]*)\x1b\\\x1b8")
+
+
+# A kitty placement (a=p) or transmit-and-place (a=T) and its image id.
+PLACED = re.compile(rb"\x1b_Ga=[pT],(?:[^;\x1b]*,)?i=(\d+)")
 
 
 def straight(args):
@@ -324,7 +346,9 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--pans-only", action="store_true")
     ap.add_argument("--bin-b", help="a second build whose pan steps are timed interleaved with --bin's")
-    ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock", help="comma-separated, in this order")
+    ap.add_argument("--protocols", default="kitty,sixel,iterm,halfblock",
+                    help="comma-separated, in this order; kitty-shm (pan and zoom steps only): kitty answering the "
+                         "probe as on the same host, regions through shared memory")
     ap.add_argument("--straight", action="store_true",
                     help="kitty only: straight pans at 1:1 that leave the pan region (8 l, 16 h, 8 l from the centre), "
                          "keys --pace ms apart: key to status line and key to picture")
@@ -355,14 +379,16 @@ def main():
                                                           statistics.median(xs), p99(xs), len(xs)))
     # One zoom/pan step at 1:1, the full-size decode in memory.
     bins = [("A", args.bin)] + ([("B", args.bin_b)] if args.bin_b else [])
-    print("One pan step at 1:1 (l / h alternately), key to the last byte (ms); A = %s%s:" % (
+    print("One pan or zoom step at 1:1 (l / h alternately; + / -), key to the last byte (ms); A = %s%s:" % (
         args.bin, ", B = %s" % args.bin_b if args.bin_b else ""))
-    steps, status, sizes, kinds, settles, settle_bytes, extra = {}, {}, {}, {}, {}, {}, {}
+    steps, status, sizes, kinds, settles, settle_bytes, extra, zooms, zoom_exact = {}, {}, {}, {}, {}, {}, {}, {}, {}
     for p in protocols:
         # Both builds alive, their steps interleaved.
         browsers = {}
         for name, binary in bins:
-            b = Browser(binary, image, p, True)
+            # kitty-shm: kitty as on the same host, answering the probe so that regions go
+            # through shared memory (read and unlinked here, as kitty does).
+            b = Browser(binary, image, pixel_name(p), True, answer_kitty=p == "kitty-shm")
             # The decode is drawn when the status line has its zoom ("fit N%"); the thumbnail
             # before it is skipped when the decode comes first (counting two pictures stalled).
             b.timed(b"\r", contains(b"fit "))
@@ -380,7 +406,7 @@ def main():
                     steps.setdefault((p, name), []).append(b.timed_quiet(key))
                 else:
                     start = len(b.buf)
-                    steps.setdefault((p, name), []).append(b.timed(key, picture_end(p), timeout=10))
+                    steps.setdefault((p, name), []).append(b.timed(key, picture_end(pixel_name(p)), timeout=10))
                     sizes.setdefault((p, name), []).append(len(b.buf) - start)
                     if p == "iterm":
                         # The step's file: a JPEG's base64 starts "/9j/", a PNG's "iVBO".
@@ -396,6 +422,44 @@ def main():
             opening = b"\x1bP" if p == "sixel" else b"\x1b]1337;File="
             for name, b in browsers.items():
                 extra.setdefault((p, name), []).append(b.buf[phase[name]:].count(opening) - args.runs * 4)
+        # Zoom steps from and to 1:1: `+` (to 150%) and `-` (back to 100%) alternately, each key
+        # once the last picture is in, key to the first picture after it (the step). With
+        # kitty, then one key at a time at rest: key to the second picture, the region at the
+        # new zoom (a terminal-scaled placement of the region on screen comes first).
+        for i in range(args.runs * 2):
+            key = b"+" if i % 2 == 0 else b"-"
+            for name, b in browsers.items():
+                if p == "halfblock":
+                    zooms.setdefault((p, name), []).append(b.timed_quiet(key))
+                else:
+                    zooms.setdefault((p, name), []).append(b.timed(key, picture_end(pixel_name(p)), timeout=10))
+        if p in ("kitty", "kitty-shm"):
+            for i in range(args.runs * 2):
+                key = b"+" if i % 2 == 0 else b"-"
+                for name, b in browsers.items():
+                    # At rest: the last step's region fully out and placed (0.3 s without output).
+                    b.drain_quiet(0.3)
+                    start = len(b.buf)
+                    t0 = time.perf_counter()
+                    os.write(b.fd, key)
+                    b.wait_for(picture_end("kitty"), 10, start)
+                    first = (time.perf_counter() - t0) * 1000
+                    ids = PLACED.findall(b.buf, start)
+                    first_id = ids[0] if ids else None
+
+                    def region_placed(buf, at):
+                        # A placement of another image than the step's first (the new region).
+                        for m in PLACED.finditer(buf, at):
+                            if m.group(1) != first_id and buf.find(b"\x1b8", m.end()) >= 0:
+                                return True
+                        return False
+                    try:
+                        b.wait_for(region_placed, 5, start)
+                        exact = (time.perf_counter() - t0) * 1000
+                    except TimeoutError:
+                        # No other image placed: the step's picture was the region.
+                        exact = first
+                    zoom_exact.setdefault((p, name), []).append(exact)
         # Keys back to back: each sent once the status line for the last one is drawn.
         for i in range(args.runs * 4):
             key = b"l" if i % 2 == 0 else b"h"
@@ -442,6 +506,15 @@ def main():
             extra += "  JPEG %d / PNG %d steps" % (k.count(b"/9j/"), k.count(b"iVBO"))
         print("  %-9s %s  step p50 %6.1f  p99 %6.1f   key to status line p50 %6.1f  p99 %6.1f  (n=%d)%s" % (
             p, name, statistics.median(xs), p99(xs), statistics.median(ys), p99(ys), len(xs), extra))
+    for (p, name), xs in zooms.items():
+        if os.environ.get("BENCH_VERBOSE"):
+            print("  %s %s zoom steps: %s" % (p, name, " ".join("%.1f" % x for x in xs)))
+        line = "  %-9s %s  zoom step (+ to 150%%, - to 100%%) p50 %6.1f  p99 %6.1f  (n=%d)" % (
+            p, name, statistics.median(xs), p99(xs), len(xs))
+        if (p, name) in zoom_exact:
+            ys = zoom_exact[(p, name)]
+            line += "   key to the region at the new zoom p50 %6.1f  p99 %6.1f  (n=%d)" % (statistics.median(ys), p99(ys), len(ys))
+        print(line)
     print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
 
 if __name__ == "__main__":

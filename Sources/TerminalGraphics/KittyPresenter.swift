@@ -76,6 +76,7 @@ public struct KittyPresenter: ImagePresenter {
         let old = shownID
         shownID = id
         shownSource = nil
+        shownCells = nil
         var out = Cursor.place(context.wrap(KittyGraphics.command("a=p,i=\(id),p=1,C=1,q=2")), in: area, rows: 1)
         if let old, old != id {
             let kept = storedFrames.values.contains(old)
@@ -117,6 +118,7 @@ public struct KittyPresenter: ImagePresenter {
         storedFrames = [:]
         shownID = id
         shownSource = source
+        shownCells = nil
         var out = Cursor.place(context.wrap(KittyGraphics.command(placementKeys(id: id))), in: area, rows: 1)
         for o in old where o != id { out += context.wrap(KittyGraphics.delete(id: o, freeData: true)) }
         return out
@@ -148,12 +150,31 @@ public struct KittyPresenter: ImagePresenter {
     public mutating func showPart(_ source: Viewport.PixelRect, in area: CellArea) -> [UInt8]? {
         guard let id = shownID else { return nil }
         shownSource = source
+        shownCells = nil
         return Cursor.place(context.wrap(KittyGraphics.command(placementKeys(id: id))), in: area, rows: 1)
     }
 
-    /// `a=p` for image `id`, placement 1, with the source rectangle shown.
+    /// The cells the shown part fills, scaled by the terminal (``showScaledPart(_:columns:rows:in:)``);
+    /// nil: the part is shown at its own size, one picture pixel a screen pixel.
+    public private(set) var shownCells: (columns: Int, rows: Int)?
+
+    /// The bytes that show `source` (in the pixels of the image on screen) scaled by the
+    /// terminal to fill `columns` x `rows` cells from `area`'s origin (kitty's `c` and `r`
+    /// placement keys; the terminal resamples): a zoom step shown at once from the pan region
+    /// the terminal has, until the region at the new zoom is placed. The same placement id, so
+    /// it replaces the one shown; nil when no image is shown.
+    public mutating func showScaledPart(_ source: Viewport.PixelRect, columns: Int, rows: Int, in area: CellArea) -> [UInt8]? {
+        guard let id = shownID, columns > 0, rows > 0 else { return nil }
+        shownSource = source
+        shownCells = (columns, rows)
+        return Cursor.place(context.wrap(KittyGraphics.command(placementKeys(id: id))), in: area, rows: 1)
+    }
+
+    /// `a=p` for image `id`, placement 1, with the source rectangle shown and the cells it is
+    /// scaled to, if any.
     private func placementKeys(id: UInt32) -> String {
-        "a=p,i=\(id),p=1\(sourceKeys),C=1,q=2"
+        let cells = shownCells.map { ",c=\($0.columns),r=\($0.rows)" } ?? ""
+        return "a=p,i=\(id),p=1\(sourceKeys)\(cells),C=1,q=2"
     }
 
     /// A new image id (1 after `UInt32.max`).
@@ -195,6 +216,7 @@ public struct KittyPresenter: ImagePresenter {
             let id = takeID()
             shownID = id
             shownSource = source
+            shownCells = nil
             let keys = "a=T,f=32,s=\(picture.width),v=\(picture.height),i=\(id),p=1\(sourceKeys),C=1"
             let rows = context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows
             return Cursor.place(sharedCommand(object, keys: keys), in: area, rows: rows)
@@ -203,6 +225,7 @@ public struct KittyPresenter: ImagePresenter {
         let id = takeID()
         shownID = id
         shownSource = source
+        shownCells = nil
         let keys = "a=T,f=\(picture.opaque ? 24 : 32),s=\(picture.width),v=\(picture.height),i=\(id),p=1\(sourceKeys),C=1"
         let drawn = transmission(head: head, rest: rest, keys: keys)
         return Cursor.place(drawn, in: area, rows: context.cells(for: PixelSize(width: picture.width, height: picture.height)).rows)
@@ -221,6 +244,7 @@ public struct KittyPresenter: ImagePresenter {
         if let id = shownID, !ids.contains(id) { ids.append(id) }
         shownID = nil
         shownSource = nil
+        shownCells = nil
         storedFrames = [:]
         return ids.flatMap { context.wrap(KittyGraphics.delete(id: $0, freeData: true)) }
     }

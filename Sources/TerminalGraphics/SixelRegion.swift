@@ -45,9 +45,43 @@ public final class SixelRegion: Sendable {
         let w = max(1, min(rect.width, width - x)), h = max(1, min(rect.height, height - y))
         return palette.encode(indices: indices, stride: width, x: x, y: y, width: w, height: h)
     }
+
+    /// The sixel sequence of the rectangle `rect` of the region (clipped to it) scaled to
+    /// `size` pixels by nearest neighbour on the indices: a draft of a zoom step from the
+    /// region of the last zoom (``Viewport/scaledSourceRect(in:regionScale:)``), until the
+    /// region at the new zoom is made. The dither pattern is scaled with the picture.
+    public func sixel(scaling rect: Viewport.PixelRect, to size: PixelSize) -> [UInt8] {
+        let x = min(max(0, rect.x), width - 1), y = min(max(0, rect.y), height - 1)
+        let w = max(1, min(rect.width, width - x)), h = max(1, min(rect.height, height - y))
+        let outW = max(1, size.width), outH = max(1, size.height)
+        // Source column of each output column (the centre of the output pixel, floored).
+        let columns = (0..<outW).map { x + min(w - 1, (2 * $0 + 1) * w / (2 * outW)) }
+        let scaled = [UInt8](unsafeUninitializedCapacity: outW * outH) { out, count in
+            indices.withUnsafeBufferPointer { src in
+                columns.withUnsafeBufferPointer { cx in
+                    for oy in 0..<outH {
+                        let row = (y + min(h - 1, (2 * oy + 1) * h / (2 * outH))) * width
+                        let o = oy * outW
+                        for ox in 0..<outW { out[o + ox] = src[row + cx[ox]] }
+                    }
+                }
+            }
+            count = outW * outH
+        }
+        return palette.encode(indices: scaled, stride: outW, x: 0, y: 0, width: outW, height: outH)
+    }
 }
 
 extension PictureEncoder {
+    /// The rectangle `rect` of `region` scaled to `size` as a sixel picture for this encoder's
+    /// terminal (wrapped for tmux when needed): a zoom step's draft (``SixelRegion/sixel(scaling:to:)``).
+    public func encode(region: SixelRegion, scaling rect: Viewport.PixelRect, to size: PixelSize) -> EncodedPicture {
+        let sixel = region.sixel(scaling: rect, to: size)
+        return EncodedPicture(
+            pixelProtocol: .sixel, width: max(1, size.width), height: max(1, size.height), opaque: region.opaque,
+            payload: .sequence(context.wrap(sixel)))
+    }
+
     /// The rectangle `rect` of `region` as a sixel picture for this encoder's terminal
     /// (wrapped for tmux when needed): a pan step from the region (``SixelRegion/sixel(_:)``).
     public func encode(region: SixelRegion, rect: Viewport.PixelRect) -> EncodedPicture {

@@ -63,6 +63,32 @@ extension Viewport {
         return PixelRect(x: x, y: y, width: w, height: h)
     }
 
+    /// Where the visible frame lies in the picture of `region`, a pan region made at another
+    /// scale (`regionScale`, screen pixels per source pixel) of the same image, area and cell,
+    /// for a terminal that scales a placement (kitty's `c` and `r` keys) to show a new zoom at
+    /// once from the picture it has, while the region at the new scale is made: the cells the
+    /// frame's display takes (`columns` x `rows`, rounded up) and the rectangle of the region
+    /// picture's pixels that fills them undistorted (so up to a cell's worth of picture more
+    /// than the display, to the right and below). Nil when that rectangle is not inside the
+    /// region picture (the visible region is not inside `region`, or lies at its edge).
+    public func scaledSourceRect(in region: Frame, regionScale: Double) -> (rect: PixelRect, columns: Int, rows: Int)? {
+        let f = frame
+        guard regionScale > 0 else { return nil }
+        let outer = PixelRect(x: region.region.x, y: region.region.y, width: region.region.width, height: region.region.height)
+        let inner = PixelRect(x: f.region.x, y: f.region.y, width: f.region.width, height: f.region.height)
+        guard outer.contains(inner) else { return nil }
+        let columns = (f.display.width + cell.width - 1) / cell.width
+        let rows = (f.display.height + cell.height - 1) / cell.height
+        // The cells' screen pixels in source pixels (at `scale`), then in the region picture's.
+        let k = regionScale / scale
+        let w = max(1, Int((Double(columns * cell.width) * k).rounded()))
+        let h = max(1, Int((Double(rows * cell.height) * k).rounded()))
+        let x = max(0, Int((Double(inner.x - outer.x) * regionScale).rounded()))
+        let y = max(0, Int((Double(inner.y - outer.y) * regionScale).rounded()))
+        guard x + w <= region.display.width, y + h <= region.display.height else { return nil }
+        return (PixelRect(x: x, y: y, width: w, height: h), columns, rows)
+    }
+
     /// True when the visible region comes within `eighths` eighths of a visible region (in
     /// width or height; 4, half of it, by default) of an edge of `region` that is not also the
     /// image's edge: time to ask for the next region (a prefetch), so it is there before the

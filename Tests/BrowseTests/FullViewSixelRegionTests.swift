@@ -25,12 +25,12 @@ struct FullViewSixelRegionTests {
         let h = pixels.harness(.sixel)
         let view = pixels.openAndLoad(h)
         _ = pixels.turn(h)
-        #expect(view.sixelRegionCounts == (0, 0))
+        #expect(view.sixelRegionCounts == (0, 0, 0))
         // The fit goes through libsixel: no region.
         #expect(view.heldSixelRegion == nil)
         h.app.handle(.character("="))
         _ = pixels.turn(h)
-        #expect(view.sixelRegionCounts == (0, 1))
+        #expect(view.sixelRegionCounts == (0, 1, 0))
         let held = try #require(view.heldSixelRegion)
         let viewport = try #require(view.viewport)
         // The region is larger than the view (800x460 at 1:1), within the cap.
@@ -47,7 +47,7 @@ struct FullViewSixelRegionTests {
             #expect(step.after.contains(expected), "\(key)")
             #expect(rect.width == 800 && rect.height == 460)
         }
-        #expect(view.sixelRegionCounts == (4, 1))
+        #expect(view.sixelRegionCounts == (4, 1, 0))
         // A zoom step: another basis, another region.
         h.app.handle(.character("+"))
         _ = pixels.turn(h)
@@ -60,7 +60,7 @@ struct FullViewSixelRegionTests {
         let v = try #require(view.viewport)
         let rect = try #require(v.sourceRect(in: zoomed.frame))
         #expect(step.after.contains(String(decoding: zoomed.region.sixel(rect), as: UTF8.self)))
-        #expect(view.sixelRegionCounts == (5, 2))
+        #expect(view.sixelRegionCounts == (5, 2, 0))
         // Back to the fit: libsixel again, the region's count unchanged.
         h.app.handle(.character("w"))
         let fit = pixels.turn(h)
@@ -121,7 +121,7 @@ struct FullViewSixelRegionTests {
         let step = pixels.turn(h)
         let rect = try #require(v.sourceRect(in: next.frame))
         #expect(step.after.contains(String(decoding: next.region.sixel(rect), as: UTF8.self)))
-        #expect(view.sixelRegionCounts == (5, 2))
+        #expect(view.sixelRegionCounts == (5, 2, 0))
         #expect(view.sixelPrefetches == 1)
         #expect(posts.count == 0)
     }
@@ -158,7 +158,7 @@ struct FullViewSixelRegionTests {
         #expect(step.after.contains(regionSixel))
         let due = try #require(h.app.frameDue)
         #expect(due == now + ImageView.settleDelay)
-        #expect(view.sixelRegionCounts == (1, 1))
+        #expect(view.sixelRegionCounts == (1, 1, 0))
         // Before it is due nothing changes.
         h.app.advanceFrames(now: due - .milliseconds(1))
         #expect(pixels.turn(h) == ("", ""))
@@ -172,7 +172,7 @@ struct FullViewSixelRegionTests {
         #expect(own != regionSixel)
         #expect(settled.after.contains(own))
         #expect(!settled.after.contains(regionSixel))
-        #expect(view.sixelRegionCounts == (1, 1))
+        #expect(view.sixelRegionCounts == (1, 1, 0))
         #expect(h.app.frameDue == nil)
         // Once: nothing more is sent, not even after another due time.
         h.app.advanceFrames(now: due + .seconds(1))
@@ -258,7 +258,7 @@ struct FullViewSixelRegionTests {
         _ = pixels.turn(h)
         try run(posts)
         _ = pixels.turn(h)
-        #expect(view.sixelRegionCounts == (0, 1))
+        #expect(view.sixelRegionCounts == (0, 1, 0))
         let due = try #require(h.app.frameDue)
         now = due
         h.app.advanceFrames(now: due)
@@ -282,7 +282,7 @@ struct FullViewSixelRegionTests {
         let held = try #require(view.heldSixelRegion)
         let v = try #require(view.viewport)
         #expect(held.frame == v.panRegion(maxPixels: ImageView.maxSixelRegionPixels))
-        #expect(view.sixelRegionCounts == (0, 2))
+        #expect(view.sixelRegionCounts == (0, 2, 0))
         // The next step is cut from it: no region made with it.
         now = due + .seconds(1)
         h.app.handle(.character("l"))
@@ -292,8 +292,55 @@ struct FullViewSixelRegionTests {
         let moved = try #require(view.viewport)
         let rect = try #require(moved.sourceRect(in: held.frame))
         #expect(step.after.contains(String(decoding: held.region.sixel(rect), as: UTF8.self)))
-        #expect(view.sixelRegionCounts == (1, 2))
+        #expect(view.sixelRegionCounts == (1, 2, 0))
         #expect(view.sixelPrefetches == 1)
         #expect(posts.count == 0)
     }
+    @Test("with the worker, a zoom step with the last zoom's region held is a draft scaled from it, and the new zoom's region is made beside it; the next step is cut from that")
+    func zoomDraft() throws {
+        let posts = Posts()
+        let worker = PictureWorker(post: posts.post)
+        let h = pixels.harness(.sixel)
+        h.app.pictureWorker = worker
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        let held = try #require(view.heldSixelRegion)
+        #expect(view.sixelRegionCounts == (0, 1, 0))
+        // + (150%): the view's part of the 1:1 region, enlarged to the view's cells.
+        h.app.handle(.character("+"))
+        _ = pixels.turn(h)
+        let zoomed = try #require(view.viewport)
+        #expect(zoomed.scale == 1.5)
+        let part = try #require(zoomed.scaledSourceRect(in: held.frame, regionScale: 1))
+        let size = PixelSize(width: part.columns * 10, height: part.rows * 20)
+        #expect(view.sixelRegionCounts == (0, 1, 1) && view.sixelPrefetches == 1)
+        // (the draft and the region made beside it: two posts, either order)
+        try run(posts)
+        try run(posts)
+        let draft = pixels.turn(h)
+        #expect(draft.after.contains(String(decoding: held.region.sixel(scaling: part.rect, to: size), as: UTF8.self)))
+        let next = try #require(view.heldSixelRegion)
+        #expect(next.frame == zoomed.panRegion(maxPixels: ImageView.maxSixelRegionPixels))
+        #expect(view.sixelRegionCounts == (0, 2, 1))
+        // The next step is cut from the 150% region.
+        h.app.handle(.character("l"))
+        _ = pixels.turn(h)
+        try run(posts)
+        let step = pixels.turn(h)
+        let moved = try #require(view.viewport)
+        let rect = try #require(moved.sourceRect(in: next.frame))
+        #expect(step.after.contains(String(decoding: next.region.sixel(rect), as: UTF8.self)))
+        #expect(view.sixelRegionCounts == (1, 2, 1) && view.sixelPrefetches == 1)
+        #expect(posts.count == 0)
+    }
 }
+

@@ -133,9 +133,31 @@ struct KittyTransmissionTests {
         #expect(next.contains("a=p,i=1002,p=1,x=500,y=200,w=400,h=200"))
         #expect(next.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
         #expect(view.panCounts.regions == 2)
-        // Zoom in: a new region, cut short by q (back to the gallery): the command in flight
-        // ends, an empty last chunk ends kitty's load, the image is deleted, nothing more is sent.
-        _ = key(h, terminal, "+")
+        // Zoom in (150%): the view 2217,1434 266x133 shown at once from the region on screen,
+        // its part scaled by the terminal to the view's 40x10 cells (400x200 screen pixels are
+        // 267x133 pixels of the 1:1 region, from 567,234), while the region at 150% is made.
+        let zoomed = key(h, terminal, "+")
+        #expect(h.status.contains("150% · 2217,1434 266x133"))
+        #expect(zoomed.contains("\u{1B}_Ga=p,i=1002,p=1,x=567,y=234,w=267,h=133,c=40,r=10,C=1,q=2\u{1B}\\"))
+        #expect(!zoomed.contains("a=T") && !zoomed.contains("a=d"))
+        #expect(view.panCounts.scaled == 1 && view.panCounts.regions == 2)
+        // A full repaint puts the scaled part back.
+        #expect(String(decoding: view.terminalOutput(fullRepaint: true), as: UTF8.self).contains("w=267,h=133,c=40,r=10"))
+        // The region at 150% goes out; once it is, the next turn places it (the key is the
+        // same: no step came) and deletes the 1:1 region.
+        try run(posts)
+        terminal.room = 1 << 30
+        #expect(terminal.writer.pump())
+        let exact = turn(h, terminal)
+        #expect(exact.contains("a=p,i=1003,p=1,") && !exact.contains("c=40"))
+        #expect(exact.hasSuffix("\u{1B}_Ga=d,d=I,i=1002,q=2\u{1B}\\"))
+        #expect(view.panCounts.regions == 3 && view.panCounts.scaled == 1)
+        #expect(turn(h, terminal).isEmpty)
+        // Zoom in again (200%): drafted from the 150% region, then that region (i=1004) is cut
+        // short by q (back to the gallery): the command in flight ends, an empty last chunk
+        // ends kitty's load, the image is deleted, nothing more is sent.
+        #expect(key(h, terminal, "+").contains("a=p,i=1003,p=1,"))
+        #expect(view.panCounts.scaled == 2)
         try run(posts)
         terminal.room = 6000
         terminal.writer.pump()
@@ -143,12 +165,12 @@ struct KittyTransmissionTests {
         _ = key(h, terminal, "q")
         #expect(h.app.top === h.gallery)
         #expect(!terminal.writer.transmitting && terminal.writer.counts.aborted == 1)
-        #expect(terminal.text.contains("\u{1B}\\\u{1B}_Gq=2,m=0\u{1B}\\\u{1B}_Ga=d,d=I,i=1003,q=2\u{1B}\\"))
+        #expect(terminal.text.contains("\u{1B}\\\u{1B}_Gq=2,m=0\u{1B}\\\u{1B}_Ga=d,d=I,i=1004,q=2\u{1B}\\"))
         #expect(view.regionCounts.abandoned == 1)
         let after = terminal.stream.count
         terminal.room = 1 << 30
         #expect(!terminal.writer.pump() && terminal.stream.count == after)
-        #expect(!terminal.text.contains("i=1003,p=1"), "never placed")
+        #expect(!terminal.text.contains("i=1004,p=1"), "never placed")
     }
 
     /// The object names (`t=s` payloads, base64) in `text`.

@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -605,6 +606,52 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    def test_full_view_sixel_zoom_step_drafts_from_the_region(self):
+        # Given the photo at 1:1 in the full view in xterm -ti vt340 (80x30 cells), settled
+        keys, transcript, report, done, window, cell = self.open_full_view(self.XTERM_VT340, b"\x1bP")
+        (cols, rows), (cw, ch) = window, cell
+        W, H = 2560, 1600
+        area_w, area_h = cols * cw, (rows - 1) * ch
+        mark = len(transcript.read_bytes())
+        self.zoom_to_actual_size(keys, transcript)
+        self.assertTrue(wait_until(lambda: transcript.read_bytes()[mark:].count(b"\x1bP") >= 2, 10), "no settled 1:1")
+        time.sleep(1.0)
+        # When + zooms to 150%: the first sixel is the draft scaled from the 1:1 region's
+        # indices; the browser is stopped there, before the settled picture
+        start = len(transcript.read_bytes())
+        os.write(keys, b"+")
+        self.assertTrue(wait_until(lambda: b"\x1b\\" in transcript.read_bytes()[start:].partition(b"\x1bP")[2], 10),
+                        "no sixel after +")
+        browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
+                                 capture_output=True, text=True).stdout.split()
+        self.assertTrue(browser, "no vitrine process")
+        os.kill(int(browser[0]), signal.SIGSTOP)
+        self.addCleanup(resume, int(browser[0]))
+        w, h = area_w * 2 // 3, area_h * 2 // 3
+        x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
+        shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
+        expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
+                               "%dx%d!" % shown], *shown)
+        time.sleep(0.5)
+        self.assertEqual(transcript.read_bytes()[start:].count(b"\x1bP"), 1, "the settled picture came before the screenshot")
+        draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
+        # Then the screen shows the crop at 150%, coarser than the settled picture
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  sixel draft at 150%%: region %d,%d %dx%d PSNR %.1f dB" % (x, y, w, h, draft[0]), file=sys.stderr)
+        self.assertGreater(draft[0], 26, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
+        # And once the browser goes on, the settled picture (resampled from the decode, its own
+        # palette) is drawn over it
+        os.kill(int(browser[0]), signal.SIGCONT)
+        self.assertTrue(wait_until(lambda: transcript.read_bytes()[start:].count(b"\x1bP") >= 2, 10), "no settled 150%")
+        time.sleep(1.0)
+        settled = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("  sixel settled at 150%%: PSNR %.1f dB" % settled[0], file=sys.stderr)
+        self.assertGreater(settled[0], max(32, draft[0]), "the settled 150%%: PSNR %.1f dB" % settled[0])
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_kitty_picture_after_a_cut_region(self):
         # Given the photo at 1:1 in the full view in kitty (80x30 cells), regions sent directly
         # (base64 in slices, as over ssh: only that path can cut a region part-way)
@@ -647,6 +694,75 @@ class RealPixelTests(unittest.TestCase):
             if best[0] > 40:
                 break
         self.assertGreater(best[0], 35, "PSNR %.1f dB for the fit after a cut region" % best[0])
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
+    def test_full_view_kitty_zoom_step_drafts_from_the_region(self):
+        # Given the photo at 1:1 in the full view in kitty (80x30 cells), regions sent directly
+        # (base64 in slices: the region at a new zoom takes long enough to stop the browser
+        # before it is out)
+        script, fifo, transcript, doctor, done = self.browser_script(env="VITRINE_KITTY_MEDIUM=direct")
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
+                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
+                             "initial_window_height=30c", "sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        report = doctor.read_text()
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
+        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
+        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        self.zoom_to_actual_size(keys, transcript)
+        time.sleep(5)
+        # When + zooms to 150%: the region on screen is placed again at once with the new
+        # view's part scaled by kitty to the view's cells (c=, r=); the browser is stopped
+        # there, before the region at 150% is out
+        W, H = 2560, 1600
+        area_w, area_h = cols * cw, (rows - 1) * ch
+        start = len(transcript.read_bytes())
+        os.write(keys, b"+")
+        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d," % (cols, rows - 1))
+        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
+        # (the newest process of the binary: its name as the kernel keeps it, 15 bytes)
+        browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
+                                 capture_output=True, text=True).stdout.split()
+        self.assertTrue(browser, "no vitrine process")
+        os.kill(int(browser[0]), signal.SIGSTOP)
+        self.addCleanup(resume, int(browser[0]))
+        drafted = transcript.read_bytes()[start:]
+        draft_id = scaled.search(drafted).group(1)
+        # (Viewport.frame at 150%: the source region of area / 1.5 around the centre.)
+        w, h = area_w * 2 // 3, area_h * 2 // 3
+        x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
+        shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
+        expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
+                               "%dx%d!" % shown], *shown)
+        time.sleep(0.5)
+        draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
+        self.assertFalse(re.search(rb"\x1b_Ga=p,i=(?!%s,)" % draft_id, transcript.read_bytes()[start + len(drafted):]),
+                         "the region at 150% was placed before the screenshot")
+        # Then the screen shows the crop at 150% (kitty's scaling of the 1:1 region)
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  draft at 150%%: region %d,%d %dx%d PSNR %.1f dB" % (x, y, w, h, draft[0]), file=sys.stderr)
+        self.assertGreater(draft[0], 30, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
+        # And once the browser goes on, the region at 150% (resampled from the decode) is placed
+        # over it
+        os.kill(int(browser[0]), signal.SIGCONT)
+        exact = re.compile(rb"\x1b_Ga=p,i=(?!%s,)\d+,p=1,x=\d+,y=\d+,w=\d+,h=\d+,C=1" % draft_id)
+        self.assertTrue(wait_until(lambda: exact.search(transcript.read_bytes()[start:]), 30), "no region at 150%")
+        best = (0.0, 0, 0)
+        for _ in range(16):
+            time.sleep(0.25)
+            best = max(best, best_psnr_near(self.x.screenshot(), expected, shown, 0, 0))
+            if best[0] > 40:
+                break
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("  region at 150%%: PSNR %.1f dB" % best[0], file=sys.stderr)
+        self.assertGreater(best[0], 33, "the region at 150%%: PSNR %.1f dB" % best[0])
         os.write(keys, b"q")
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
@@ -756,6 +872,14 @@ class RealPixelTests(unittest.TestCase):
         self.assertLess(left["green"] + left["blue"], 10, "a frame stayed after q: %s" % left)
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
+
+def resume(pid):
+    """SIGCONT to `pid` if it still runs (a cleanup after SIGSTOP)."""
+    try:
+        os.kill(pid, signal.SIGCONT)
+    except ProcessLookupError:
+        pass
 
 
 def best_psnr_near(screen, expected, size, x0, y0, search=12):

@@ -122,4 +122,32 @@ struct PanRegionTests {
         #expect(String(decoding: kitty.remove(from: area), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=8,q=2\u{1B}\\")
         #expect(kitty.shownSource == nil)
     }
+    @Test("scaledSourceRect: a new zoom's view in the region of another, whole cells, undistorted; nil past its edge")
+    func scaledSourceRect() {
+        var v = oneToOne()
+        let r = v.panRegion(maxPixels: 8_000_000)  // 800,810 2400x1380 at 1:1
+        // 150%: the view 1734,1347 533x306 (display 800x459: 80x23 cells, 800x460 screen
+        // pixels, so 533x307 pixels of the 1:1 region, from 934,537).
+        v.zoomIn()
+        #expect(v.scale == 1.5)
+        #expect(v.frame.display == PixelSize(width: 800, height: 459))
+        let part = v.scaledSourceRect(in: r, regionScale: 1)
+        #expect(part?.rect == Viewport.PixelRect(x: 934, y: 537, width: 533, height: 307))
+        #expect(part?.columns == 80 && part?.rows == 23)
+        // 2/3 from the same region: 1200x690 source pixels, the whole cells' 1200x690 of it.
+        v.actualSize()
+        v.zoomOut()
+        #expect(v.scale == 2.0 / 3)
+        let out = v.scaledSourceRect(in: r, regionScale: 1)
+        #expect(out?.rect == Viewport.PixelRect(x: 600, y: 345, width: 1200, height: 690))
+        // The region at 2/3 seen from 1:1 (regionScale 2/3): the view's 800x460 source pixels
+        // are 533x307 of its picture.
+        v.actualSize()
+        let small = Viewport.Frame(region: (0, 0, 4000, 3000), display: PixelSize(width: 2667, height: 2000), shrink: 1, offset: (0, 0))
+        #expect(v.scaledSourceRect(in: small, regionScale: 2.0 / 3)?.rect == Viewport.PixelRect(x: 1067, y: 847, width: 533, height: 307))
+        // Past the region's edge: none.
+        v.pan(columns: 200, rows: 0)
+        #expect(v.scaledSourceRect(in: r, regionScale: 1) == nil)
+    }
 }
+

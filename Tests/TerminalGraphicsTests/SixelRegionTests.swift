@@ -84,4 +84,35 @@ struct SixelRegionTests {
         }
         #expect(bytes.starts(with: Array("\u{1B}Ptmux;".utf8)))
     }
+    @Test("a zoom step's draft: the rectangle scaled by nearest neighbour on the indices, in the region's palette; at its own size it is the step")
+    func scaledDraft() throws {
+        let image = Pictures.smooth(width: 120, height: 90)
+        let region = try #require(SixelRegion(pixels: image, background: RGB(0, 0, 0)))
+        let rect = Viewport.PixelRect(x: 10, y: 7, width: 40, height: 30)
+        // At its own size: the same bytes as the step.
+        #expect(region.sixel(scaling: rect, to: PixelSize(width: 40, height: 30)) == region.sixel(rect))
+        // At 150% (60x45): each output pixel takes the index under its centre.
+        var expected: [UInt8] = []
+        for oy in 0..<45 {
+            for ox in 0..<60 { expected.append(region.indices[(7 + (2 * oy + 1) * 30 / 90) * 120 + 10 + (2 * ox + 1) * 40 / 120]) }
+        }
+        let draft = region.sixel(scaling: rect, to: PixelSize(width: 60, height: 45))
+        #expect(draft == region.palette.encode(indices: expected, stride: 60, x: 0, y: 0, width: 60, height: 45))
+        // ImageMagick reads it back at 60x45, near the rectangle enlarged.
+        let decoded = try decode(draft)
+        #expect(decoded.width == 60 && decoded.height == 45)
+        var near: [UInt8] = []
+        for oy in 0..<45 {
+            for ox in 0..<60 {
+                let p = ((7 + oy * 2 / 3) * 120 + 10 + ox * 2 / 3) * 4
+                near += image.pixels[p..<p + 4]
+            }
+        }
+        #expect(psnr(RGBAImage(width: 60, height: 45, pixels: near), decoded) > 22)
+        // The encoder's picture has the draft's size.
+        let picture = PictureEncoder(.sixel, context: PresenterContext(cellWidth: 10, cellHeight: 20))
+            .encode(region: region, scaling: rect, to: PixelSize(width: 60, height: 45))
+        #expect(picture.width == 60 && picture.height == 45 && picture.opaque)
+    }
 }
+

@@ -61,6 +61,9 @@ public final class PictureWorker: Sendable {
             if case .encode(let region, let rect) = sixelRegion {
                 return Result(token: token, encoded: encoder.encode(region: region, rect: rect))
             }
+            if case .encodeScaled(let region, let rect, let size) = sixelRegion {
+                return Result(token: token, encoded: encoder.encode(region: region, scaling: rect, to: size))
+            }
             let pixels = cut.map { $0.frame.pixels(from: source, imageSize: $0.imageSize) } ?? source
             if case .make(let rect) = sixelRegion {
                 if let region = SixelRegion(pixels: pixels, background: encoder.context.background) {
@@ -93,6 +96,9 @@ public final class PictureWorker: Sendable {
         case make(rect: Viewport.PixelRect)
         /// Encode the rectangle `rect` of `region` (the request's source and cut are not used).
         case encode(SixelRegion, rect: Viewport.PixelRect)
+        /// Encode the rectangle `rect` of `region` scaled to `size` pixels (a zoom step's
+        /// draft from the region of the last zoom, ``SixelRegion/sixel(scaling:to:)``).
+        case encodeScaled(SixelRegion, rect: Viewport.PixelRect, size: PixelSize)
     }
 
     /// One picture made.
@@ -107,7 +113,8 @@ public final class PictureWorker: Sendable {
     public struct Counts: Sendable, Equatable {
         /// Pictures made and posted.
         public var made = 0
-        /// Requests replaced by a newer one before their turn came (never made).
+        /// Requests (and sixel region prefetches) replaced by a newer one before their turn
+        /// came (never made).
         public var superseded = 0
     }
 
@@ -120,6 +127,9 @@ public final class PictureWorker: Sendable {
         var busy = false
         var waiting: Job?
         var counts = Counts()
+        /// The prefetch queue's: one region in work, at most one waiting (the newest ask).
+        var prefetching = false
+        var prefetchWaiting: (@Sendable () -> Void)?
     }
 
     private let post: Post
@@ -157,13 +167,43 @@ public final class PictureWorker: Sendable {
     /// frame) on a queue of its own, beside the pictures (a prefetch: the steps asked
     /// meanwhile are not held behind its 40-50 ms, they share the cores with it); `completion`
     /// runs on the main thread through `post` with the region, nil when libsixel's median cut
-    /// is not available. The caller keeps at most one in flight.
+    /// is not available. One is made at a time; an ask that comes while one is made waits, and
+    /// a newer ask replaces it (its completion then never runs, and ``Counts/superseded``
+    /// counts it): zoom steps typed fast leave one region to make, not one each.
     public func prefetchSixelRegion(
         source: RGBAImage, cut: Cut, background: RGB, completion: @escaping @MainActor @Sendable (SixelRegion?) -> Void
     ) {
-        prefetchQueue.async {
+        let work: @Sendable () -> Void = {
             let region = SixelRegion(pixels: cut.frame.pixels(from: source, imageSize: cut.imageSize), background: background)
             self.post { completion(region) }
+        }
+        let start = state.withLock { s -> Bool in
+            guard s.prefetching else {
+                s.prefetching = true
+                return true
+            }
+            if s.prefetchWaiting != nil { s.counts.superseded += 1 }
+            s.prefetchWaiting = work
+            return false
+        }
+        if start { prefetchQueue.async { self.runPrefetches(work) } }
+    }
+
+    /// Makes `first` on the prefetch queue, then the newest waiting ask, until none waits.
+    private func runPrefetches(_ first: @escaping @Sendable () -> Void) {
+        var work = first
+        while true {
+            work()
+            let next = state.withLock { s -> (@Sendable () -> Void)? in
+                guard let waiting = s.prefetchWaiting else {
+                    s.prefetching = false
+                    return nil
+                }
+                s.prefetchWaiting = nil
+                return waiting
+            }
+            guard let next else { return }
+            work = next
         }
     }
 

@@ -127,8 +127,9 @@ public final class ImageView: BrowseView {
     /// memory, 32 MB of base64 sent once; kitty keeps up to 320 MB of images by default). A
     /// region of nine areas that would be larger gets smaller margins.
     public static let maxPanRegionPixels = 8_000_000
-    /// Pan steps placed from the pan region without sending pixels, and regions sent (tests).
-    public private(set) var panCounts = (placed: 0, regions: 0)
+    /// Pan steps placed from the pan region without sending pixels, regions sent, and zoom
+    /// steps shown from the region of another zoom scaled by the terminal (tests).
+    public private(set) var panCounts = (placed: 0, regions: 0, scaled: 0)
     /// With a ``transmitter``: the region going out in slices (`a=t`, not placed; the old
     /// region stays on screen and steps inside it go on placing it), and the one fully out but
     /// not placed yet (placed by the next step it holds). `serial` tells a transmission's late
@@ -153,8 +154,9 @@ public final class ImageView: BrowseView {
     /// eighth of the view each way before a new region). Its making costs about four steps'
     /// dither and lookup, once (docs/PERFORMANCE.md, "ninth part, sixel").
     nonisolated public static let maxSixelRegionPixels = 4_000_000
-    /// Sixel steps encoded from a pan region, and regions made (tests).
-    public private(set) var sixelRegionCounts = (steps: 0, regions: 0)
+    /// Sixel steps encoded from a pan region, regions made, and zoom steps drafted from the
+    /// region of another zoom (tests).
+    public private(set) var sixelRegionCounts = (steps: 0, regions: 0, scaled: 0)
     /// The sixel region being made ahead of the view (``PictureWorker/prefetchSixelRegion(source:cut:background:completion:)``),
     /// asked when a step from the region held comes within ``sixelPrefetchEighths`` of its
     /// edge; and how many were asked (tests).
@@ -551,8 +553,11 @@ public final class ImageView: BrowseView {
     }
 
     /// Sixel, zoomed past the fit (`request` goes through the fast encoder): the step from the
-    /// pan region when it holds the view, else a new region around the view made with it (the
-    /// region's basis and frame returned, to be kept when the worker answers).
+    /// pan region when it holds the view; with a worker, a zoom step that the region of the
+    /// last zoom holds is a draft scaled from that region (``SixelRegion/sixel(scaling:to:)``)
+    /// and the new zoom's region is made ahead on the worker's second queue; else a new region
+    /// around the view made with the step (its basis and frame returned, to be kept when the
+    /// worker answers).
     private func sixelStep(_ request: inout PictureWorker.Request) -> (basis: RegionBasis, frame: Viewport.Frame)? {
         guard let viewport, let basis = currentBasis, case .loaded(let image) = phase, image.animation == nil else {
             return nil
@@ -563,6 +568,20 @@ public final class ImageView: BrowseView {
             if prefetchingSixelRegion?.basis != basis, viewport.nearsEdge(of: held.frame, eighths: Self.sixelPrefetchEighths) {
                 prefetchSixelRegion(image.bitmap, viewport: viewport, basis: basis)
             }
+            return nil
+        }
+        if worker != nil, let held = sixelRegion, held.basis.decode == basis.decode, held.basis.columns == basis.columns,
+            held.basis.rows == basis.rows, held.basis.cell == basis.cell, case .scale(let heldScale) = held.basis.zoom,
+            let part = viewport.scaledSourceRect(in: held.frame, regionScale: heldScale)
+        {
+            // A zoom step with the region of another zoom held: a draft of the view scaled from
+            // its indices (nearest neighbour, its palette; the band encoder's cost), while the
+            // region at the new zoom is made on the second queue; the settled picture replaces
+            // the draft with the view resampled from the decode.
+            let size = PixelSize(width: part.columns * viewport.cell.width, height: part.rows * viewport.cell.height)
+            request.sixelRegion = .encodeScaled(held.region, rect: part.rect, size: size)
+            sixelRegionCounts.scaled += 1
+            if prefetchingSixelRegion?.basis != basis { prefetchSixelRegion(image.bitmap, viewport: viewport, basis: basis) }
             return nil
         }
         let frame = viewport.panRegion(maxPixels: Self.maxSixelRegionPixels)
@@ -697,7 +716,7 @@ public final class ImageView: BrowseView {
         guard presenter != nil else { return [] }
         guard let wanted = wantedPicture() else { return removeOutput() }
         let (key, area) = (wanted.key, wanted.area)
-        if let shown, shown.key == key, shown.area == area {
+        if let shown, shown.key == key, shown.area == area, !regionAwaited {
             guard fullRepaint else { return [] }
             if let kitty = presenter as? KittyPresenter { return kitty.replace(in: area) }
             return shown.bytes
@@ -816,9 +835,30 @@ public final class ImageView: BrowseView {
         if let worker, askedRegion?.basis != basis || askedRegion.flatMap({ viewport.sourceRect(in: $0.frame) }) == nil {
             askRegion(basis: basis, image: image, worker: worker, encoder: kitty.encoder)
         }
+        if let bytes = scaledRegionPreview(&kitty, key: key, area: area, basis: basis) { return bytes }
         // The region is being made: the picture on screen stays (put back after a full repaint).
         guard fullRepaint, shown != nil else { return [] }
         return kitty.replace(in: shown!.area)
+    }
+
+    /// kitty, a zoom step whose region is not there yet: the region on screen (another zoom of
+    /// the same decode, area and cell size) placed again with the new view's part of it scaled
+    /// by the terminal to the view's cells (``KittyPresenter/showScaledPart(_:columns:rows:in:)``),
+    /// a placement of a few dozen bytes instead of waiting for the region (at 1:1 in 1200x780,
+    /// 32 MB of base64, or a shared-memory object, docs/PERFORMANCE.md). The region at the new
+    /// zoom, resampled from the decode, replaces it when it is out. Nil when the region on
+    /// screen does not hold the new view (``Viewport/scaledSourceRect(in:regionScale:)``).
+    private func scaledRegionPreview(_ kitty: inout KittyPresenter, key: PictureKey, area: CellArea, basis: RegionBasis) -> [UInt8]? {
+        guard let region = shownRegion, region.basis != basis, region.basis.decode == basis.decode,
+            region.basis.columns == basis.columns, region.basis.rows == basis.rows, region.basis.cell == basis.cell,
+            case .scale(let regionScale) = region.basis.zoom, let viewport,
+            let part = viewport.scaledSourceRect(in: region.frame, regionScale: regionScale),
+            let bytes = kitty.showScaledPart(part.rect, columns: part.columns, rows: part.rows, in: area)
+        else { return nil }
+        presenter = kitty
+        panCounts.scaled += 1
+        shown = (key, area, bytes)
+        return bytes
     }
 
     /// The worker's pan region, on the main thread: kept when it is the one asked last (the
@@ -860,6 +900,14 @@ public final class ImageView: BrowseView {
         transmitter.start(
             bytes, cleanup: kitty.abandon(id: id),
             done: { [weak self] in self?.regionSent(serial) }, aborted: { [weak self] in self?.regionAbandoned(serial) })
+    }
+
+    /// kitty: the picture on screen is a zoom step's draft scaled from the region of another
+    /// zoom (``scaledRegionPreview(_:key:area:basis:)``) and the region for this zoom is out
+    /// (or made): the next turn places it, though the picture's key has not changed.
+    private var regionAwaited: Bool {
+        guard let basis = currentBasis, let shownRegion, shownRegion.basis != basis else { return false }
+        return sentRegion?.basis == basis || readyRegion?.basis == basis
     }
 
     /// The basis a pan region needs now (nil: none applies).
@@ -935,6 +983,7 @@ public final class ImageView: BrowseView {
             return out + bytes
         }
         if !pendingHolds { askRegion(basis: basis, image: image, worker: worker, encoder: kitty.encoder) }
+        if let bytes = scaledRegionPreview(&kitty, key: key, area: area, basis: basis) { return out + bytes }
         // The region is being made or sent: the picture on screen stays (put back after a full
         // repaint).
         guard fullRepaint, let shown else { return out }
