@@ -223,7 +223,7 @@ struct KittyMediumTests {
         _ = next.handOver()
         #expect(!CrashUnlinkList.kept.contains(paths[2]))
         // The fatal handler's call unlinks the rest (here called directly) and forgets them.
-        CrashUnlinkList.unlinkAll()
+        CrashUnlinkList.unlinkAllForTesting()
         #expect(!KittySharedObject.exists(.sharedMemory, unsent.name), "an unsent object was left")
         #expect(!KittySharedObject.exists(.tempFile, sent.name), "a handed-over file was left")
         #expect(!KittySharedObject.exists(.sharedMemory, next.name))
@@ -256,7 +256,7 @@ struct KittyMediumTests {
         #expect(added.filter { $0 }.count == free && added.last == false)
         CrashUnlinkList.remove(files[0])
         #expect(!CrashUnlinkList.kept.contains(files[0]) && CrashUnlinkList.kept.count == CrashUnlinkList.slots - 1)
-        CrashUnlinkList.unlinkAll()
+        CrashUnlinkList.unlinkAllForTesting()
         #expect(FileManager.default.fileExists(atPath: files[0]), "a forgotten path was unlinked")
         #expect(files.dropFirst().dropLast().allSatisfy { !FileManager.default.fileExists(atPath: $0) })
         #expect(FileManager.default.fileExists(atPath: files.last!), "a path not kept was unlinked")

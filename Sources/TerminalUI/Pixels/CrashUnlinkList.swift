@@ -65,6 +65,12 @@ enum CrashUnlinkList {
         }
     }
 
+    /// ``unlinkAll()`` under the lock the writers take (tests: so ThreadSanitizer sees the
+    /// slots' writes from other threads ordered before it).
+    static func unlinkAllForTesting() {
+        lock.withLock { _ in unlinkAll() }
+    }
+
     /// Unlinks every path kept and forgets them. Async-signal-safe (reads the slots and calls
     /// `unlink`; no lock, no allocation): for the fatal signal handler.
     static func unlinkAll() {
