@@ -16,7 +16,8 @@ import Glibc
 ///   terminal raw).
 /// - **Fatal signals** (``fatalSignals``: SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
 ///   SIGSYS; Swift's runtime traps raise SIGILL or SIGTRAP) restore the terminal with one
-///   async-signal-safe `write` and `tcsetattr`, then re-raise with the default action (core
+///   async-signal-safe `write` and `tcsetattr`, unlink the kitty medium objects that still
+///   exist (``CrashUnlinkList``), then re-raise with the default action (core
 ///   dumps where enabled). They run on an alternate signal stack, so a stack overflow on the
 ///   main thread still restores.
 /// - SIGPIPE is ignored: a write to a closed pipe fails with EPIPE instead.
@@ -175,6 +176,7 @@ public enum TerminalRestore {
         if TerminalRestore.terminationSignal != 0 {
             // A second signal before the loop reacted: restore now and die of this one.
             TerminalRestore.emergencyRestore()
+            CrashUnlinkList.unlinkAll()
             signal(sig, SIG_DFL)
             raise(sig)
             return
@@ -186,6 +188,8 @@ public enum TerminalRestore {
 
     private static let fatalHandler: @convention(c) (Int32) -> Void = { sig in
         TerminalRestore.emergencyRestore()
+        // kitty medium objects the terminal has not read (megabytes of pixels each).
+        CrashUnlinkList.unlinkAll()
         signal(sig, SIG_DFL)
         raise(sig)
     }

@@ -6,11 +6,14 @@ presses `q`: the browser must read the key at once (its writes to a full termina
 the loop), end the region after the escape sequence in flight, delete that image, and go back to
 the gallery without sending the rest. An outcome check on the bytes, no timing assert."""
 
+import base64
 import fcntl
 import os
 import pty
 import re
+import resource
 import select
+import signal
 import struct
 import sys
 import termios
@@ -99,9 +102,10 @@ class KittySlicesTests(E2ETestCase):
         if not PHOTO.exists():
             self.fail("%s is missing: install mate-backgrounds" % PHOTO)
 
-    def launch_pty(self):
+    def launch_pty(self, **extra):
         env = dict(os.environ, TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", LC_ALL="C.UTF-8",
-                   XDG_CACHE_HOME=str(self.cache), XDG_CONFIG_HOME=str(self.tmp / "config"), HOME=str(self.tmp))
+                   XDG_CACHE_HOME=str(self.cache), XDG_CONFIG_HOME=str(self.tmp / "config"), HOME=str(self.tmp),
+                   **extra)
         env.pop("TMUX", None)
         b = PtyBrowser([binary(), str(PHOTO), "--no-disk-cache", "--no-mouse", "--pixels", "kitty"], env)
         self.addCleanup(b.kill)
@@ -159,6 +163,40 @@ class KittySlicesTests(E2ETestCase):
         self.assertTrue(region[:delete].endswith(b"\x1b\\"), "the chunk in flight is finished first")
         # and nothing of it came after
         self.assertNotIn(b"\x1b_Gq=2,m=", region[delete:])
+
+
+    def test_a_crash_unlinks_the_shared_memory_the_terminal_did_not_read(self):
+        # Given the full view at 1:1 with its pan region handed to the terminal through shared
+        # memory (forced: nothing answers the probe here), and a terminal that never reads it
+        b = self.launch_pty(VITRINE_KITTY_MEDIUM="shared-memory")
+        b.read_until(lambda s: b"H help" in s, 20, "the gallery's status line")
+        b.key(b"\r")
+        b.read_until(lambda s: b"fit " in s, 20, "the full view at fit")
+        mark = len(b.buf)
+        b.key(b"=")
+        command = re.compile(rb"\x1b_Ga=t,f=32,s=\d+,v=\d+,i=\d+,t=s,S=\d+,q=2;([A-Za-z0-9+/=]+)\x1b\\")
+        b.read_until(lambda s: command.search(s), 30, "a region through shared memory", mark)
+        names = [base64.b64decode(m.group(1)).decode() for m in command.finditer(bytes(b.buf[mark:]))]
+        paths = ["/dev/shm" + n for n in names]
+        self.assertTrue(any(os.path.exists(p) for p in paths), "no object left to read: %r" % paths)
+        # When the browser crashes (SIGSEGV: the fatal signal handler; no core file)
+        soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, hard))
+        self.addCleanup(resource.setrlimit, resource.RLIMIT_CORE, (soft, hard))
+        os.kill(b.pid, signal.SIGSEGV)
+        deadline = time.monotonic() + 10
+        while b.status is None and time.monotonic() < deadline:
+            b.read_for(0.05)
+            pid, status = os.waitpid(b.pid, os.WNOHANG)
+            if pid:
+                b.status = status
+        # Then it dies of that signal, and no object it handed over is left in /dev/shm
+        self.assertTrue(b.status is not None and os.WIFSIGNALED(b.status) and os.WTERMSIG(b.status) == signal.SIGSEGV,
+                        "status %r" % b.status)
+        left = [p for p in paths if os.path.exists(p)]
+        for p in left:
+            os.unlink(p)
+        self.assertEqual(left, [], "left in /dev/shm after the crash")
 
 
 if __name__ == "__main__":

@@ -207,6 +207,62 @@ struct KittyMediumTests {
         withExtendedLifetime((held, file, sent)) {}
     }
 
+    @Test("for a crash: every object that exists is kept for the fatal handler, unsent or handed over, until it is unlinked or taken")
+    func crashList() throws {
+        KittySharedObject.unlinkOutstanding()
+        let unsent = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+        let sent = try #require(KittySharedObject(medium: .tempFile, byteCount: 3) { _ in })
+        let taken = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+        _ = sent.handOver()
+        _ = taken.handOver()
+        let paths = ["/dev/shm" + unsent.name, sent.name, "/dev/shm" + taken.name]
+        #expect(Set(paths).isSubset(of: Set(CrashUnlinkList.kept)))
+        // The terminal takes one: the next hand-over prunes it from both lists.
+        shm_unlink(taken.name)
+        let next = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+        _ = next.handOver()
+        #expect(!CrashUnlinkList.kept.contains(paths[2]))
+        // The fatal handler's call unlinks the rest (here called directly) and forgets them.
+        CrashUnlinkList.unlinkAllForTesting()
+        #expect(!KittySharedObject.exists(.sharedMemory, unsent.name), "an unsent object was left")
+        #expect(!KittySharedObject.exists(.tempFile, sent.name), "a handed-over file was left")
+        #expect(!KittySharedObject.exists(.sharedMemory, next.name))
+        #expect(CrashUnlinkList.kept.isEmpty)
+        withExtendedLifetime((unsent, sent, taken, next)) {}
+        KittySharedObject.unlinkOutstanding()
+    }
+
+    @Test("the crash list: unlinked objects are forgotten; a path too long or with a NUL is not kept; full slots keep no more")
+    func crashListBounds() throws {
+        KittySharedObject.unlinkOutstanding()
+        var released = ""
+        do {
+            let object = try #require(KittySharedObject(medium: .sharedMemory, byteCount: 3) { _ in })
+            released = "/dev/shm" + object.name
+            #expect(CrashUnlinkList.kept.contains(released))
+        }
+        // Released unsent: deinit unlinked it, and the list forgot it.
+        #expect(!CrashUnlinkList.kept.contains(released))
+        #expect(!CrashUnlinkList.add("/tmp/" + String(repeating: "x", count: CrashUnlinkList.slotBytes)))
+        #expect(!CrashUnlinkList.add("/tmp/a\u{0}b") && !CrashUnlinkList.add(""))
+        let dir = NSTemporaryDirectory() + "vitrine-crash-list-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // (Slots another test's live objects hold are not free.)
+        let free = CrashUnlinkList.slots - CrashUnlinkList.kept.count
+        let files = (0...free).map { "\(dir)/\($0)" }
+        for f in files { #expect(FileManager.default.createFile(atPath: f, contents: Data([1]))) }
+        let added = files.map { CrashUnlinkList.add($0) }
+        #expect(added.filter { $0 }.count == free && added.last == false)
+        CrashUnlinkList.remove(files[0])
+        #expect(!CrashUnlinkList.kept.contains(files[0]) && CrashUnlinkList.kept.count == CrashUnlinkList.slots - 1)
+        CrashUnlinkList.unlinkAllForTesting()
+        #expect(FileManager.default.fileExists(atPath: files[0]), "a forgotten path was unlinked")
+        #expect(files.dropFirst().dropLast().allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        #expect(FileManager.default.fileExists(atPath: files.last!), "a path not kept was unlinked")
+        #expect(CrashUnlinkList.kept.isEmpty)
+    }
+
     @Test("an object that cannot be made leaves nothing and gives nil (the caller goes direct)")
     func failure() {
         let dir = NSTemporaryDirectory() + "vitrine-no-such-dir-\(getpid())"

@@ -74,7 +74,8 @@ public enum Base64 {
 /// ``KittySharedObject/unlinkOutstanding()`` (on leaving the view) removes those the
 /// terminal did not take. On exit ``KittySharedObject/unlinkAllAtExit()`` also removes the ones
 /// still held unsent (a region a worker was encoding when the user quit: no `deinit` runs at
-/// `exit`) and makes any created later unlink itself at once.
+/// `exit`) and makes any created later unlink itself at once. After a crash (a fatal signal)
+/// the handler unlinks every one that exists (``CrashUnlinkList``); only SIGKILL leaves them.
 public final class KittySharedObject: Sendable {
     /// The medium: `.sharedMemory` or `.tempFile`.
     public let medium: KittyMedium
@@ -135,6 +136,8 @@ public final class KittySharedObject: Sendable {
             state.names[name] = medium
             return true
         }
+        // Kept for the fatal signal handler too, until it is unlinked here or gone.
+        if admitted { CrashUnlinkList.add(Self.path(medium, name)) }
         guard admitted else {
             close(fd)
             Self.unlink(medium, name)
@@ -185,7 +188,11 @@ public final class KittySharedObject: Sendable {
             _ = Self.unsent.withLock { $0.names.removeValue(forKey: name) }
             Self.registry.withLock { list in
                 // Drop the ones the terminal has taken (they are gone), keep the rest.
-                list.removeAll { !Self.exists($0.medium, $0.name) }
+                list.removeAll { taken in
+                    guard !Self.exists(taken.medium, taken.name) else { return false }
+                    CrashUnlinkList.remove(Self.path(taken.medium, taken.name))
+                    return true
+                }
                 list.append((medium, name))
             }
         }
@@ -252,12 +259,19 @@ public final class KittySharedObject: Sendable {
 
     static func unlink(_ medium: KittyMedium, _ name: String) {
         if medium == .sharedMemory { _ = shm_unlink(name) } else { _ = Glibc.unlink(name) }
+        CrashUnlinkList.remove(path(medium, name))
+    }
+
+    /// The object's path in the file system: `/dev/shm` and the name for shared memory (where
+    /// glibc's `shm_open` puts it), the name itself for a temporary file.
+    static func path(_ medium: KittyMedium, _ name: String) -> String {
+        medium == .sharedMemory ? "/dev/shm" + name : name
     }
 
     /// True when the object `name` still exists.
     public static func exists(_ medium: KittyMedium, _ name: String) -> Bool {
         var st = stat()
-        let path = medium == .sharedMemory ? "/dev/shm" + name : name
+        let path = Self.path(medium, name)
         return lstat(path, &st) == 0
     }
 }
