@@ -11,8 +11,11 @@ smallest (1 - S)·|ΔOKLab|² + S·|ΔsRGB|² + W·(y - y')² / (y² + y'² + 0.
 luma in 0...1), and scores the result with DIR/ansi_quality.py against its reference grid:
 PSNR linear / PSNR sRGB / SSIM / mean ΔE00, the table's format. It also prints the index the
 French flag's red (237, 41, 57) takes. Defaults: the shipped rule (0.3, 0.5, 0.1). Predicted
-every 256-colour figure of the 1 December table to the printed digit. Needs python3-numpy and
-python3-pil; run with /usr/bin/python3.
+every 256-colour figure of the 1 December table to the printed digit. Not modelled: the
+refinement of grey pixels that 256 colours have by default since 2 December
+(`PaletteQuantizer.greysStructured`; docs/PERFORMANCE.md, "256 colours: greys that keep their
+detail"), which moves a few pixels in grey areas. Needs python3-numpy and python3-pil; run with
+/usr/bin/python3.
 """
 import argparse
 import os

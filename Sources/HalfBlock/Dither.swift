@@ -15,7 +15,8 @@ import Darwin
 /// before matching; error diffusion is Floyd–Steinberg (1976) in linear light with a serpentine
 /// scan; the structure-preserving choice (``structured(_:palette:weight:sweeps:)``, the
 /// 16-colour default) is iterated conditional modes (Besag 1986) on OKLab error plus lost or
-/// added luma detail. Transparent pixels are skipped and receive no error.
+/// added luma detail, and in 256 colours (the default there too) moves greys only
+/// (``greysStructured(_:palette:weight:sweeps:)``). Transparent pixels are skipped and receive no error.
 enum PaletteQuantizer {
     /// Tuning for one palette: measured with `shared/tools/ansi_quality.py`.
     struct Tuning: Sendable {
@@ -60,7 +61,11 @@ enum PaletteQuantizer {
         case .none: return nearest(image, palette: palette)
         case .ordered: return ordered(image, palette: palette, spread: tuning.orderedSpread)
         case .diffusion: return diffused(image, palette: palette.oklabOnly, strength: tuning.diffusionStrength)
-        case .structure: return structured(image, palette: palette, weight: structureWeight, sweeps: structureSweeps)
+        case .structure:
+            if palette.deltaEMembers == nil, palette.srgbShare > 0, palette.okTolerance > 0 {
+                return greysStructured(image, palette: palette, weight: greyStructureWeight, sweeps: structureSweeps)
+            }
+            return structured(image, palette: palette, weight: structureWeight, sweeps: structureSweeps)
         }
     }
 
@@ -271,6 +276,102 @@ enum PaletteQuantizer {
             index[i] = best
             error[i] = groupLuma[best / 16][best % 16] - luma(LinearLight.srgb(image.colors[i]))
         }
+        refine(&index, error: error, distance: distance, groups: groups, groupLuma: groupLuma, frozen: image.transparent,
+               width: w, height: h, weight: weight, sweeps: sweeps)
+        for i in 0..<n where !image.transparent[i] { out[i] = UInt8(palette.base + index[i]) }
+        return out
+    }
+
+    /// Weight of the luma-detail term in ``greysStructured(_:palette:weight:sweeps:)``, against
+    /// the 256-colour rule's blended cost. Measured with a numpy model of
+    /// `shared/tools/ansi_quality.py` over 0.03-3 and with the quality table's 256-colour rows
+    /// (`docs/PERFORMANCE.md`, "256 colours: greys that keep their detail").
+    static let greyStructureWeight: Float = 0.3
+
+    /// The 256-colour palette's choice (the blended rule of ``XtermPalette/Subset``), with the
+    /// greys refined so that their local luma detail follows the picture's.
+    ///
+    /// Each pixel starts at its entry by the palette's rule. A pixel drawn in a neutral grey
+    /// entry (the cube's six greys and the 24-step ramp: ``XtermPalette/Subset/greyOffsets``)
+    /// may then move to another grey entry among its candidates (within the rule's OKLab
+    /// tolerance), by the minimisation of ``structured(_:palette:weight:sweeps:)`` with the
+    /// rule's blended cost as the data term `D`; every other pixel keeps its entry, and its
+    /// luma error still counts in the residual. Between two grey entries only luma changes,
+    /// which SSIM measures and no hue is at stake; where the picture is flat (up to its
+    /// borders) there is no detail to follow, and a grey that the picture's own small noise
+    /// (a code or two, e.g. around 163, halfway between ramp greys 158 and 168) would draw as
+    /// scattered steps of a whole ramp step is drawn in the one entry of its surroundings.
+    /// Coloured pixels are not moved: letting every pixel move (the OKLab data term of the
+    /// 16 colours) cost photos mean ΔE00 and PSNR in 256 colours. Cost: the plain search, plus
+    /// one blended cost vector for 2 x 16 grey lanes per grey pixel (128 bytes a pixel) and the
+    /// refinement's visits to grey pixels.
+    static func greysStructured(_ image: CompositedImage, palette: XtermPalette.Subset, weight: Float, sweeps: Int) -> [UInt8] {
+        let w = image.width, h = image.height, n = w * h
+        var out = [UInt8](repeating: 0, count: n)
+        guard n > 0, palette.count > 0 else { return out }
+        let greys = palette.greyOffsets
+        let lanes = stride(from: 0, to: greys.count, by: 16).map {
+            XtermPalette.Subset.Lanes(subset: palette, offsets: Array(greys[$0..<min($0 + 16, greys.count)]))
+        }
+        let groups = max(lanes.count, 1)
+        // Slot (g * 16 + lane) of each grey member, by offset; -1 for the others.
+        var slot = [Int](repeating: -1, count: palette.count)
+        for (k, offset) in greys.enumerated() { slot[offset] = k }
+        let groupLuma = lanes.map { group in
+            var v = SIMD16<Float>.zero
+            for (lane, offset) in group.offsets.enumerated() { v[lane] = luma(XtermPalette.colors[palette.base + offset]) }
+            return v
+        }
+        var chosen = [Int](repeating: 0, count: n)
+        var distance = [SIMD16<Float>](repeating: .zero, count: n * groups)
+        var index = [Int](repeating: 0, count: n)
+        var error = [Float](repeating: 0, count: n)
+        var frozen = image.transparent
+        palette.withSearch { search in
+            for i in 0..<n where !image.transparent[i] {
+                // A run of one colour (flat areas) is matched once.
+                if i > 0, image.colors[i] == image.colors[i - 1], !image.transparent[i - 1] {
+                    chosen[i] = chosen[i - 1]
+                    index[i] = index[i - 1]
+                    frozen[i] = frozen[i - 1]
+                    error[i] = error[i - 1]
+                    for g in 0..<groups { distance[i * groups + g] = distance[(i - 1) * groups + g] }
+                    continue
+                }
+                let c = image.colors[i]
+                let (offset, reach) = search.match(linear: c)
+                chosen[i] = offset
+                error[i] = luma(XtermPalette.colors[palette.base + offset]) - luma(LinearLight.srgb(c))
+                guard slot[offset] >= 0 else {
+                    frozen[i] = true
+                    continue
+                }
+                index[i] = slot[offset]
+                for g in 0..<lanes.count { distance[i * groups + g] = search.costs(linear: c, reach: reach, of: lanes[g]) }
+            }
+        }
+        refine(&index, error: error, distance: distance, groups: groups, groupLuma: groupLuma, frozen: frozen,
+               width: w, height: h, weight: weight, sweeps: sweeps)
+        for i in 0..<n where !image.transparent[i] {
+            out[i] = UInt8(palette.base + (frozen[i] ? chosen[i] : greys[index[i]]))
+        }
+        return out
+    }
+
+    /// The minimisation of ``structured(_:palette:weight:sweeps:)`` (iterated conditional modes
+    /// on `Σ D + weight · Σ r²`), from the start `index` (member slots: slot `k` is lane
+    /// `k % 16` of group `k / 16`).
+    ///
+    /// - `error`: each pixel's luma error `e` at the start (drawn minus wanted, 0...1).
+    /// - `distance`: the data term `D`, `groups` vectors a pixel; `groupLuma` each slot's luma.
+    /// - `frozen`: pixels that keep their index (transparent ones, with error 0, or pixels
+    ///   whose colour must not move; their error still counts in the residual).
+    static func refine(
+        _ index: inout [Int], error: [Float], distance: [SIMD16<Float>], groups: Int, groupLuma: [SIMD16<Float>],
+        frozen: [Bool], width w: Int, height h: Int, weight: Float, sweeps: Int
+    ) {
+        let n = w * h
+        guard n > 0 else { return }
         // The local mean is the Gaussian renormalised to the picture, (G ∗ e) / Z with
         // Z = G ∗ 1 = zx(x) zy(y), so that a flat picture has no detail at its borders either:
         // r = e − (G ∗ e) / Z. A visit needs s_p = r_p − B_p with B = G ∗ (r / Z), kept exact
@@ -307,7 +408,7 @@ enum PaletteQuantizer {
             blurred.withUnsafeMutableBufferPointer { blurred in
                 distance.withUnsafeBufferPointer { distance in
                     groupLuma.withUnsafeBufferPointer { groupLuma in
-                        image.transparent.withUnsafeBufferPointer { transparent in
+                        frozen.withUnsafeBufferPointer { frozen in
                             dirty.withUnsafeMutableBufferPointer { dirty in
                                 taps.withUnsafeBufferPointer { taps in
                                     u.withUnsafeMutableBufferPointer { u in
@@ -317,7 +418,7 @@ enum PaletteQuantizer {
                                                 for y in 0..<h {
                                                     for x in 0..<w {
                                                         let i = y &* w &+ x
-                                                        if transparent[i] || !dirty[i] { continue }
+                                                        if frozen[i] || !dirty[i] { continue }
                                                         dirty[i] = false
                                                         let s = residual[i] - blurred[i]
                                                         let k = 1 - 2 * centre / (zx[x] * zy[y]) + kx[x] * ky[y]
@@ -390,8 +491,6 @@ enum PaletteQuantizer {
                 }
             }
         }
-        for i in 0..<n where !image.transparent[i] { out[i] = UInt8(palette.base + index[i]) }
-        return out
     }
 
     /// `x` (`width` x `height`, row-major) convolved with the 2-D Gaussian of ``structureTaps``,

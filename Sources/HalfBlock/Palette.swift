@@ -162,6 +162,15 @@ enum XtermPalette {
                     for lane in 0..<16 where d[lane] == least { return lane }
                     return 0
                 }
+                return match(linear: c).offset
+            }
+
+            /// The OKLab rule's answer for the linear-light colour `c` (not for a subset matched
+            /// by CIEDE2000): the chosen member's offset, and `reach`, the largest squared OKLab
+            /// distance a candidate may have, `(1 + okTolerance)²` times the OKLab-nearest
+            /// member's (that member's own distance when the rule is plain OKLab).
+            @inline(__always)
+            func match(linear c: SIMD3<Float>) -> (offset: Int, reach: Float) {
                 let lab = OKLab(linear: c)
                 let l = SIMD8<Float>(repeating: lab.l)
                 let a = SIMD8<Float>(repeating: lab.a)
@@ -181,7 +190,7 @@ enum XtermPalette {
                     g += Subset.groupStride
                 }
                 let okWinner = Self.winner(best, bestIndex)
-                if subset.srgbShare == 0 || subset.okTolerance == 0 { return okWinner.index }
+                if subset.srgbShare == 0 || subset.okTolerance == 0 { return (okWinner.index, okWinner.distance) }
                 // Pass 2: within the tolerance of that distance, the smallest blended distance.
                 let reach = (1 + subset.okTolerance) * (1 + subset.okTolerance) * okWinner.distance
                 let limit = SIMD8<Float>(repeating: reach)
@@ -212,7 +221,36 @@ enum XtermPalette {
                     index &+= 8
                     g += Subset.groupStride
                 }
-                return Self.winner(best, bestIndex).index
+                return (Self.winner(best, bestIndex).index, reach)
+            }
+
+            /// The blended cost of pass 2 above for each member in `lanes`, for the wanted
+            /// linear-light colour `c`: `(1 - s) |ΔOKLab|² + s |ΔsRGB|² + w (y - y')² / (y² +
+            /// y'² + C1)`, the same arithmetic lane for lane, so the member ``match(linear:)``
+            /// chose has the least cost among the lanes that hold it. `.infinity` for members
+            /// farther than `reach` in OKLab (not candidates) and for empty lanes. For the
+            /// blended rule only (`srgbShare` and `okTolerance` above 0).
+            @inline(__always)
+            func costs(linear c: SIMD3<Float>, reach: Float, of lanes: Lanes) -> SIMD16<Float> {
+                let lab = OKLab(linear: c)
+                let dl = SIMD16<Float>(repeating: lab.l) - lanes.l
+                let da = SIMD16<Float>(repeating: lab.a) - lanes.a
+                let db = SIMD16<Float>(repeating: lab.b) - lanes.b
+                func encoded(_ v: Float) -> Float {
+                    Float(LinearLight.encode8(v, buckets: buckets, thresholds: thresholds)) / 255
+                }
+                let r = encoded(c.x), gr = encoded(c.y), bl = encoded(c.z)
+                let y = Subset.luma(r, gr, bl)
+                let dr = SIMD16<Float>(repeating: r) - lanes.red
+                let dg = SIMD16<Float>(repeating: gr) - lanes.green
+                let dbl = SIMD16<Float>(repeating: bl) - lanes.blue
+                let dok = dl * dl + da * da + db * db
+                let s = subset.srgbShare
+                let dy = SIMD16<Float>(repeating: y) - lanes.luma
+                var d = SIMD16<Float>(repeating: 1 - s) * dok + SIMD16<Float>(repeating: s) * (dr * dr + dg * dg + dbl * dbl)
+                d += SIMD16<Float>(repeating: subset.lumaWeight) * dy * dy
+                    / (SIMD16<Float>(repeating: y * y + Subset.lumaC1) + lanes.luma * lanes.luma)
+                return d.replacing(with: .infinity, where: dok .> SIMD16<Float>(repeating: reach))
             }
 
             /// The lane with the smallest distance (ties: the lowest index).
@@ -224,6 +262,39 @@ enum XtermPalette {
                 }
                 return (Int(bestIndex[winner]), best[winner])
             }
+        }
+
+        /// Up to 16 members in the lanes of `SIMD16` vectors, for ``Search/costs(linear:reach:of:)``.
+        struct Lanes: Sendable {
+            /// The members' offsets within the subset, one per used lane.
+            let offsets: [Int]
+            /// OKLab L, a, b; unused lanes far away (L = 1e9), so never within reach.
+            let l, a, b: SIMD16<Float>
+            /// sRGB R, G, B (0...1) and their Rec. 709 luma.
+            let red, green, blue, luma: SIMD16<Float>
+
+            init(subset: Subset, offsets: [Int]) {
+                precondition(offsets.count <= 16, "at most 16 members a group of lanes")
+                self.offsets = offsets
+                var l = SIMD16<Float>(repeating: 1e9), a = SIMD16<Float>.zero, b = a, red = a, green = a, blue = a, luma = a
+                for (lane, offset) in offsets.enumerated() {
+                    let lab = XtermPalette.oklab[subset.base + offset], rgb = XtermPalette.colors[subset.base + offset]
+                    l[lane] = lab.l
+                    a[lane] = lab.a
+                    b[lane] = lab.b
+                    red[lane] = Float(rgb.r) / 255
+                    green[lane] = Float(rgb.g) / 255
+                    blue[lane] = Float(rgb.b) / 255
+                    luma[lane] = Subset.luma(red[lane], green[lane], blue[lane])
+                }
+                (self.l, self.a, self.b, self.red, self.green, self.blue, self.luma) = (l, a, b, red, green, blue, luma)
+            }
+        }
+
+        /// Offsets (ascending) of the members that are neutral greys (R = G = B): in 16-255 the
+        /// cube's six (16, 59, 102, 145, 188, 231) and the 24-step ramp 232-255.
+        var greyOffsets: [Int] {
+            (0..<count).filter { let c = XtermPalette.colors[base + $0]; return c.r == c.g && c.g == c.b }
         }
 
         /// Palette index (0-255) nearest to the linear-light colour `c`.

@@ -123,7 +123,7 @@ struct PaletteTests {
     func defaults() {
         // Given options built for each mode; Then dithering is the measured default
         #expect(RenderOptions().dithering == .none)
-        #expect(RenderOptions(colorMode: .palette256).dithering == .none)
+        #expect(RenderOptions(colorMode: .palette256).dithering == .structure)
         #expect(RenderOptions(colorMode: .palette16).dithering == .structure)
         #expect(RenderOptions(colorMode: .none).dithering == .none)
         #expect(RenderOptions(colorMode: .palette256, dithering: .ordered).dithering == .ordered)

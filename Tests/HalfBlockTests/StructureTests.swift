@@ -23,7 +23,7 @@ struct StructureTests {
         #expect(Dithering.recommended(for: .palette16) == .structure)
         #expect(RenderOptions(colorMode: .palette16).dithering == .structure)
         #expect(RenderOptions(colorMode: .palette16, dithering: Dithering.none).dithering == Dithering.none)
-        #expect(RenderOptions(colorMode: .palette256).dithering == Dithering.none)
+        #expect(RenderOptions(colorMode: .palette256).dithering == .structure)
     }
 
     @Test("A flat colour between entries renders with no dither noise", arguments: [
