@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -229,6 +228,14 @@ class RealPixelTests(unittest.TestCase):
     # The browser's full view: the photo as a gallery of one, Enter, screenshot, q, screenshot.
     # Keys reach the browser through ptyproxy.py (its own pty inside the terminal, fed from a
     # FIFO); its transcript says when the picture's bytes went out.
+
+    def hold_output_after(self, transcript, pattern):
+        """Makes ptyproxy stop passing the browser's output on after the next bytes that match
+        `pattern` (a bytes regular expression), until the returned path is unlinked."""
+        hold = Path(str(transcript) + ".hold")
+        hold.write_bytes(pattern)
+        self.addCleanup(lambda: hold.unlink(missing_ok=True))
+        return hold
 
     def browser_script(self, extra=(), image=PHOTO, env=""):
         vitrine = shlex.quote(binary())
@@ -617,16 +624,12 @@ class RealPixelTests(unittest.TestCase):
         self.assertTrue(wait_until(lambda: transcript.read_bytes()[mark:].count(b"\x1bP") >= 2, 10), "no settled 1:1")
         time.sleep(1.0)
         # When + zooms to 150%: the first sixel is the draft scaled from the 1:1 region's
-        # indices; the browser is stopped there, before the settled picture
+        # indices; the browser's output is held there (ptyproxy), before the settled picture
         start = len(transcript.read_bytes())
+        hold = self.hold_output_after(transcript, rb"\x1b\\")
         os.write(keys, b"+")
         self.assertTrue(wait_until(lambda: b"\x1b\\" in transcript.read_bytes()[start:].partition(b"\x1bP")[2], 10),
                         "no sixel after +")
-        browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
-                                 capture_output=True, text=True).stdout.split()
-        self.assertTrue(browser, "no vitrine process")
-        os.kill(int(browser[0]), signal.SIGSTOP)
-        self.addCleanup(resume, int(browser[0]))
         w, h = area_w * 2 // 3, area_h * 2 // 3
         x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
         shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
@@ -639,9 +642,9 @@ class RealPixelTests(unittest.TestCase):
         if os.environ.get("VITRINE_PIXEL_SCORES"):
             print("\n  sixel draft at 150%%: region %d,%d %dx%d PSNR %.1f dB" % (x, y, w, h, draft[0]), file=sys.stderr)
         self.assertGreater(draft[0], 26, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
-        # And once the browser goes on, the settled picture (resampled from the decode, its own
+        # And once its output goes on, the settled picture (resampled from the decode, its own
         # palette) is drawn over it
-        os.kill(int(browser[0]), signal.SIGCONT)
+        hold.unlink()
         self.assertTrue(wait_until(lambda: transcript.read_bytes()[start:].count(b"\x1bP") >= 2, 10), "no settled 150%")
         time.sleep(1.0)
         settled = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
@@ -700,8 +703,7 @@ class RealPixelTests(unittest.TestCase):
 
     def test_full_view_kitty_zoom_step_drafts_from_the_region(self):
         # Given the photo at 1:1 in the full view in kitty (80x30 cells), regions sent directly
-        # (base64 in slices: the region at a new zoom takes long enough to stop the browser
-        # before it is out)
+        # (base64 in slices: the region at a new zoom comes after the draft in the output)
         script, fifo, transcript, doctor, done = self.browser_script(env="VITRINE_KITTY_MEDIUM=direct")
         self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
                              "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
@@ -719,20 +721,15 @@ class RealPixelTests(unittest.TestCase):
         self.zoom_to_actual_size(keys, transcript)
         time.sleep(5)
         # When + zooms to 150%: the region on screen is placed again at once with the new
-        # view's part scaled by kitty to the view's cells (c=, r=); the browser is stopped
-        # there, before the region at 150% is out
+        # view's part scaled by kitty to the view's cells (c=, r=); the browser's output is held
+        # there (ptyproxy), before the region at 150% is out
         W, H = 2560, 1600
         area_w, area_h = cols * cw, (rows - 1) * ch
         start = len(transcript.read_bytes())
+        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
+        hold = self.hold_output_after(transcript, scaled.pattern)
         os.write(keys, b"+")
-        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d," % (cols, rows - 1))
         self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
-        # (the newest process of the binary: its name as the kernel keeps it, 15 bytes)
-        browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
-                                 capture_output=True, text=True).stdout.split()
-        self.assertTrue(browser, "no vitrine process")
-        os.kill(int(browser[0]), signal.SIGSTOP)
-        self.addCleanup(resume, int(browser[0]))
         drafted = transcript.read_bytes()[start:]
         draft_id = scaled.search(drafted).group(1)
         # (Viewport.frame at 150%: the source region of area / 1.5 around the centre.)
@@ -749,9 +746,9 @@ class RealPixelTests(unittest.TestCase):
         if os.environ.get("VITRINE_PIXEL_SCORES"):
             print("\n  draft at 150%%: region %d,%d %dx%d PSNR %.1f dB" % (x, y, w, h, draft[0]), file=sys.stderr)
         self.assertGreater(draft[0], 30, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
-        # And once the browser goes on, the region at 150% (resampled from the decode) is placed
+        # And once its output goes on, the region at 150% (resampled from the decode) is placed
         # over it
-        os.kill(int(browser[0]), signal.SIGCONT)
+        hold.unlink()
         exact = re.compile(rb"\x1b_Ga=p,i=(?!%s,)\d+,p=1,x=\d+,y=\d+,w=\d+,h=\d+,C=1" % draft_id)
         self.assertTrue(wait_until(lambda: exact.search(transcript.read_bytes()[start:]), 30), "no region at 150%")
         best = (0.0, 0, 0)
@@ -872,14 +869,6 @@ class RealPixelTests(unittest.TestCase):
         self.assertLess(left["green"] + left["blue"], 10, "a frame stayed after q: %s" % left)
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
-
-
-def resume(pid):
-    """SIGCONT to `pid` if it still runs (a cleanup after SIGSTOP)."""
-    try:
-        os.kill(pid, signal.SIGCONT)
-    except ProcessLookupError:
-        pass
 
 
 def best_psnr_near(screen, expected, size, x0, y0, search=12):
