@@ -87,8 +87,9 @@ enum CIEDE2000 {
         }
     }
 
-    /// 25⁷, the constant of G and R_C.
-    static let twentyFive7: Float = 6_103_515_625
+    /// 25⁷, the constant of G and R_C, rounded to the nearest `Float` (6,103,515,648: a float
+    /// cannot hold 6,103,515,625; written from the `Double` so the rounding is stated, not warned).
+    static let twentyFive7 = Float(6_103_515_625.0 as Double)
 
     /// ΔE00² from `p` to every member (lanes past the members' count: +∞). Squared, since
     /// comparing needs no square root.
