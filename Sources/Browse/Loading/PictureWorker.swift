@@ -118,18 +118,24 @@ public final class PictureWorker: Sendable {
         public var superseded = 0
     }
 
-    private struct Job: Sendable {
-        var request: Request
-        var completion: @MainActor @Sendable (Result) -> Void
+    /// One queue's work: at most one piece in work (`busy`) and one waiting, the newest ask.
+    private struct Lane {
+        var busy = false
+        var waiting: (@Sendable () -> Void)?
     }
 
+    /// The worker's two queues: the pictures, and sixel regions made ahead of the view.
+    private enum LaneID { case pictures, prefetch }
+
     private struct State {
-        var busy = false
-        var waiting: Job?
+        var pictures = Lane()
+        var prefetch = Lane()
         var counts = Counts()
-        /// The prefetch queue's: one region in work, at most one waiting (the newest ask).
-        var prefetching = false
-        var prefetchWaiting: (@Sendable () -> Void)?
+
+        subscript(lane: LaneID) -> Lane {
+            get { lane == .pictures ? pictures : prefetch }
+            set { if lane == .pictures { pictures = newValue } else { prefetch = newValue } }
+        }
     }
 
     private let post: Post
@@ -147,17 +153,11 @@ public final class PictureWorker: Sendable {
     /// Asks for `request`'s picture; `completion` runs on the main thread through `post` when
     /// it is made, or never when a newer request replaces this one before its turn.
     public func submit(_ request: Request, completion: @escaping @MainActor @Sendable (Result) -> Void) {
-        let job = Job(request: request, completion: completion)
-        let start = state.withLock { s -> Bool in
-            guard s.busy else {
-                s.busy = true
-                return true
-            }
-            if s.waiting != nil { s.counts.superseded += 1 }
-            s.waiting = job
-            return false
+        enqueue(.pictures, on: queue) {
+            let result = request.make()
+            self.post { completion(result) }
+            self.state.withLock { $0.counts.made += 1 }
         }
-        if start { queue.async { self.run(job) } }
     }
 
     /// What the worker has done so far.
@@ -173,58 +173,42 @@ public final class PictureWorker: Sendable {
     public func prefetchSixelRegion(
         source: RGBAImage, cut: Cut, background: RGB, completion: @escaping @MainActor @Sendable (SixelRegion?) -> Void
     ) {
-        let work: @Sendable () -> Void = {
+        enqueue(.prefetch, on: prefetchQueue) {
             let region = SixelRegion(pixels: cut.frame.pixels(from: source, imageSize: cut.imageSize), background: background)
             self.post { completion(region) }
         }
-        let start = state.withLock { s -> Bool in
-            guard s.prefetching else {
-                s.prefetching = true
-                return true
-            }
-            if s.prefetchWaiting != nil { s.counts.superseded += 1 }
-            s.prefetchWaiting = work
-            return false
-        }
-        if start { prefetchQueue.async { self.runPrefetches(work) } }
     }
 
-    /// Makes `first` on the prefetch queue, then the newest waiting ask, until none waits.
-    private func runPrefetches(_ first: @escaping @Sendable () -> Void) {
+    /// Runs `work` on `queue` now if `lane` is idle; else keeps it as the one waiting (a piece
+    /// already waiting is dropped: superseded).
+    private func enqueue(_ lane: LaneID, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        let start = state.withLock { s -> Bool in
+            guard s[lane].busy else {
+                s[lane].busy = true
+                return true
+            }
+            if s[lane].waiting != nil { s.counts.superseded += 1 }
+            s[lane].waiting = work
+            return false
+        }
+        if start { queue.async { self.drain(lane, first: work) } }
+    }
+
+    /// Runs `first`, then whatever waits in `lane`, until nothing does.
+    private func drain(_ lane: LaneID, first: @escaping @Sendable () -> Void) {
         var work = first
         while true {
             work()
             let next = state.withLock { s -> (@Sendable () -> Void)? in
-                guard let waiting = s.prefetchWaiting else {
-                    s.prefetching = false
+                guard let waiting = s[lane].waiting else {
+                    s[lane].busy = false
                     return nil
                 }
-                s.prefetchWaiting = nil
+                s[lane].waiting = nil
                 return waiting
             }
             guard let next else { return }
             work = next
-        }
-    }
-
-    /// Makes `first`, then whatever waits, until nothing does.
-    private func run(_ first: Job) {
-        var job = first
-        while true {
-            let result = job.request.make()
-            let completion = job.completion
-            post { completion(result) }
-            let next = state.withLock { s -> Job? in
-                s.counts.made += 1
-                guard let waiting = s.waiting else {
-                    s.busy = false
-                    return nil
-                }
-                s.waiting = nil
-                return waiting
-            }
-            guard let next else { return }
-            job = next
         }
     }
 }
