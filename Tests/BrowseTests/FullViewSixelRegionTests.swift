@@ -20,6 +20,30 @@ struct FullViewSixelRegionTests {
         work()
     }
 
+    /// With a worker: the full view opened on the photo (Enter, the decode applied, its
+    /// picture's answer run and drawn), then `=` (1:1) with its region made and drawn. `clock`
+    /// is the view's clock from before the first turn.
+    func atActualSizeWithWorker(
+        lines: Int = 24, columns: Int = 80, clock: (() -> ContinuousClock.Instant)? = nil
+    ) throws -> (h: Harness, view: ImageView, posts: Posts) {
+        let posts = Posts()
+        let h = pixels.harness(.sixel, lines: lines, columns: columns)
+        h.app.pictureWorker = PictureWorker(post: posts.post)
+        h.app.handle(.enter)
+        let view = h.app.top as! ImageView
+        if let clock { view.clock = clock }
+        _ = pixels.turn(h)
+        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        h.app.handle(.character("="))
+        _ = pixels.turn(h)
+        try run(posts)
+        _ = pixels.turn(h)
+        return (h, view, posts)
+    }
+
     @Test("1:1 makes one region around the view; pan steps inside it write the region's sixel of the visible rectangle; a zoom step makes a new region")
     func steps() throws {
         let h = pixels.harness(.sixel)
@@ -70,23 +94,9 @@ struct FullViewSixelRegionTests {
 
     @Test("with the worker, a straight pan asks for the next region on its third step, beside the steps; the fifth step, past the first region, is cut from it")
     func prefetch() throws {
-        let posts = Posts()
-        let worker = PictureWorker(post: posts.post)
-        let h = pixels.harness(.sixel, lines: 40, columns: 120)
-        h.app.pictureWorker = worker
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
-        _ = pixels.turn(h)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
         // 1:1 in 1200x780: a region of 2400x1560 (half a view each side: a whole one would pass
         // the 4 Mpx cap), made with the step.
-        h.app.handle(.character("="))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
+        let (h, view, posts) = try atActualSizeWithWorker(lines: 40, columns: 120)
         let first = try #require(view.heldSixelRegion)
         #expect(first.frame.display == PixelSize(width: 2400, height: 1560))
         // Steps of 150 px: 450 and 300 px from the region's right edge, no prefetch.
@@ -192,24 +202,9 @@ struct FullViewSixelRegionTests {
 
     @Test("with the worker, a key during the settled picture's encode makes it stale: its answer is dropped and the new step's region picture shown")
     func keyDropsSettle() throws {
-        let posts = Posts()
-        let worker = PictureWorker(post: posts.post)
-        let h = pixels.harness(.sixel)
-        h.app.pictureWorker = worker
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
         let start = ContinuousClock.now
         var now = start
-        view.clock = { now }
-        _ = pixels.turn(h)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
-        h.app.handle(.character("="))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
+        let (h, view, posts) = try atActualSizeWithWorker(clock: { now })
         let held = try #require(view.heldSixelRegion)
         // The settle is due: its encode is asked of the worker, and made, but before its
         // answer is taken a pan key comes.
@@ -239,25 +234,10 @@ struct FullViewSixelRegionTests {
 
     @Test("with the worker, a zoomed view drawn at rest with no region for its basis (the full-size decode landing after the settle) asks for the region ahead; the next step is cut from it")
     func regionAtRest() throws {
-        let posts = Posts()
-        let worker = PictureWorker(post: posts.post)
-        let h = pixels.harness(.sixel)
-        h.app.pictureWorker = worker
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
         let start = ContinuousClock.now
         var now = start
-        view.clock = { now }
-        _ = pixels.turn(h)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
         // 1:1 (the step makes a region from the screen's decode), then the settle.
-        h.app.handle(.character("="))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
+        let (h, view, posts) = try atActualSizeWithWorker(clock: { now })
         #expect(view.sixelRegionCounts == (0, 1, 0))
         let due = try #require(h.app.frameDue)
         now = due
@@ -298,21 +278,7 @@ struct FullViewSixelRegionTests {
     }
     @Test("with the worker, a zoom step with the last zoom's region held is a draft scaled from it, and the new zoom's region is made beside it; the next step is cut from that")
     func zoomDraft() throws {
-        let posts = Posts()
-        let worker = PictureWorker(post: posts.post)
-        let h = pixels.harness(.sixel)
-        h.app.pictureWorker = worker
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
-        _ = pixels.turn(h)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
-        h.app.handle(.character("="))
-        _ = pixels.turn(h)
-        try run(posts)
-        _ = pixels.turn(h)
+        let (h, view, posts) = try atActualSizeWithWorker()
         let held = try #require(view.heldSixelRegion)
         #expect(view.sixelRegionCounts == (0, 1, 0))
         // + (150%): the view's part of the 1:1 region, enlarged to the view's cells.
