@@ -621,7 +621,6 @@ class RealPixelTests(unittest.TestCase):
         # Given the photo at 1:1 in the full view in xterm -ti vt340 (80x30 cells), settled
         keys, transcript, report, done, window, cell = self.open_full_view(self.XTERM_VT340, b"\x1bP")
         (cols, rows), (cw, ch) = window, cell
-        W, H = 2560, 1600
         area_w, area_h = cols * cw, (rows - 1) * ch
         mark = len(transcript.read_bytes())
         self.zoom_to_actual_size(keys, transcript)
@@ -634,11 +633,7 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"+")
         self.assertTrue(wait_until(lambda: b"\x1b\\" in transcript.read_bytes()[start:].partition(b"\x1bP")[2], 10),
                         "no sixel after +")
-        w, h = area_w * 2 // 3, area_h * 2 // 3
-        x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
-        shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
-        expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
-                               "%dx%d!" % shown], *shown)
+        (x, y, w, h), shown, expected = centre_at_150(area_w, area_h)
         time.sleep(0.5)
         self.assertEqual(transcript.read_bytes()[start:].count(b"\x1bP"), 1, "the settled picture came before the screenshot")
         draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
@@ -715,7 +710,6 @@ class RealPixelTests(unittest.TestCase):
         # When + zooms to 150%: the region on screen is placed again at once with the new
         # view's part scaled by kitty to the view's cells (c=, r=); the browser's output is held
         # there (ptyproxy), before the region at 150% is out
-        W, H = 2560, 1600
         area_w, area_h = cols * cw, (rows - 1) * ch
         start = len(transcript.read_bytes())
         scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
@@ -724,12 +718,7 @@ class RealPixelTests(unittest.TestCase):
         self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
         drafted = transcript.read_bytes()[start:]
         draft_id = scaled.search(drafted).group(1)
-        # (Viewport.frame at 150%: the source region of area / 1.5 around the centre.)
-        w, h = area_w * 2 // 3, area_h * 2 // 3
-        x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
-        shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
-        expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
-                               "%dx%d!" % shown], *shown)
+        (x, y, w, h), shown, expected = centre_at_150(area_w, area_h)
         time.sleep(0.5)
         draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
         self.assertFalse(re.search(rb"\x1b_Ga=p,i=(?!%s,)" % draft_id, transcript.read_bytes()[start + len(drafted):]),
@@ -861,6 +850,18 @@ class RealPixelTests(unittest.TestCase):
         self.assertLess(left["green"] + left["blue"], 10, "a frame stayed after q: %s" % left)
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
+
+def centre_at_150(area_w, area_h, W=2560, H=1600):
+    """The photo's view at 150% from its centre in an area of `area_w` x `area_h` pixels, as
+    Viewport.frame has it (the source region of the area / 1.5 around the centre): that region
+    (x, y, w, h), its size on screen, and ImageMagick's crop of it enlarged to that size."""
+    w, h = area_w * 2 // 3, area_h * 2 // 3
+    x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
+    shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
+    expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
+                           "%dx%d!" % shown], *shown)
+    return (x, y, w, h), shown, expected
 
 
 def best_psnr_near(screen, expected, size, x0, y0, search=12):
