@@ -215,6 +215,14 @@ struct KittyTransmissionTests {
         let exact = turn(h, terminal)
         #expect(exact.contains("a=p,i=1002,p=1,") && !exact.contains("c=40"))
         #expect(exact.hasSuffix("\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\"))
+        // ^L: its clear deletes kitty's images, so the region is made and sent again (not
+        // placed again by id: kitty 0.26 showed nothing), then placed.
+        h.app.handle(.control("L"))
+        let repaint = turn(h, terminal)
+        #expect(repaint.contains("\u{1B}_Ga=d,d=I,i=1002,q=2\u{1B}\\") && !repaint.contains("a=p"))
+        try run(posts)
+        #expect(terminal.writer.pump())
+        #expect(turn(h, terminal).contains("a=p,i=1003,p=1,"))
     }
 
     /// The object names (`t=s` payloads, base64) in `text`.

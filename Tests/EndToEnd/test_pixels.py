@@ -767,6 +767,49 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    def test_full_view_kitty_ctrl_l_sends_the_picture_again(self):
+        # Given the photo in the full view in kitty (80x30 cells), at fit and then at 1:1
+        keys, transcript, report, done, (cols, rows), (cw, ch) = self.open_full_view(
+            ["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o", "remember_window_size=no", "-o",
+             "initial_window_width=80c", "-o", "initial_window_height=30c"], b"\x1b_Ga=T")
+        size = fit(2560, 1600, cols * cw, (rows - 1) * ch)
+        used_cols, used_rows = -(-size[0] // cw), -(-size[1] // ch)
+        x0, y0 = (cols - used_cols) // 2 * cw, (rows - 1 - used_rows) // 2 * ch
+        fitted = magick_rgb([str(PHOTO), "-resize", "%dx%d!" % size], *size)
+        W, H = 2560, 1600
+        w, h = min(W, cols * cw), min(H, (rows - 1) * ch)
+        x, y = (W - w + 1) // 2, (H - h + 1) // 2
+        actual = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage"], w, h)
+
+        def shows(expected, size, x0, y0):
+            best = (0.0, 0, 0)
+            for _ in range(16):
+                time.sleep(0.25)
+                best = max(best, best_psnr_near(self.x.screenshot(), expected, size, x0, y0))
+                if best[0] > 40:
+                    break
+            return best[0]
+
+        time.sleep(1.0)
+        self.assertGreater(shows(fitted, size, x0, y0), 35, "the fit before ^L")
+        for label, expected, shape, at in (("fit", fitted, size, (x0, y0)), ("1:1", actual, (w, h), (0, 0))):
+            if label == "1:1":
+                self.zoom_to_actual_size(keys, transcript)
+                time.sleep(3.0)
+                self.assertGreater(shows(expected, shape, *at), 35, "1:1 before ^L")
+            # When ^L repaints the screen (curses clears it with ED 2, which deletes kitty's
+            # images with their data)
+            os.write(keys, b"\x0c")
+            time.sleep(1.0)
+            # Then the picture is on screen again (placed again by id, kitty 0.26 showed nothing)
+            score = shows(expected, shape, *at)
+            if os.environ.get("VITRINE_PIXEL_SCORES"):
+                print("\n  %s after ^L: PSNR %.1f dB" % (label, score), file=sys.stderr)
+            self.assertGreater(score, 35, "%s after ^L: PSNR %.1f dB" % (label, score))
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_sixel_in_xterm_vt340(self):
         report = self.browse_full_view(
             ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
