@@ -723,14 +723,24 @@ class RealPixelTests(unittest.TestCase):
         # there, before the region at 150% is out
         W, H = 2560, 1600
         area_w, area_h = cols * cw, (rows - 1) * ch
-        start = len(transcript.read_bytes())
-        os.write(keys, b"+")
-        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d," % (cols, rows - 1))
-        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
-        # (the newest process of the binary: its name as the kernel keeps it, 15 bytes)
+        # (the newest process of the binary: its name as the kernel keeps it, 15 bytes; found
+        # before the key, and the transcript read from the key on, every 10 ms, so the browser
+        # is stopped within a few ms of the draft: the region's 15 MB of base64 take 300 ms)
         browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
                                  capture_output=True, text=True).stdout.split()
         self.assertTrue(browser, "no vitrine process")
+        start = len(transcript.read_bytes())
+        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d," % (cols, rows - 1))
+        with open(transcript, "rb") as log:
+            log.seek(start)
+            seen = bytearray()
+
+            def drafted():
+                seen.extend(log.read())
+                return scaled.search(seen[:65536])
+
+            os.write(keys, b"+")
+            self.assertTrue(wait_until(drafted, 10, interval=0.01), "no scaled placement")
         os.kill(int(browser[0]), signal.SIGSTOP)
         self.addCleanup(resume, int(browser[0]))
         drafted = transcript.read_bytes()[start:]
