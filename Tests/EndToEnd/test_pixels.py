@@ -777,6 +777,65 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    def test_full_view_kitty_zoom_step_draft_into_other_cells(self):
+        # Given a 6000x500 panorama at 1:1 in the full view in kitty (80x30 cells: 500 pixels
+        # are rows 2-26 of the 29 above the status line), regions sent directly
+        wide = self.tmp / "wide.jpg"
+        subprocess.run(["convert", str(PHOTO), "-resize", "6000x500!", "-quality", "95", str(wide)], check=True)
+        script, fifo, transcript, doctor, done = self.browser_script(image=wide, env="VITRINE_KITTY_MEDIUM=direct")
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
+                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
+                             "initial_window_height=30c", "sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"wide" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        report = doctor.read_text()
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
+        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
+        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        self.zoom_to_actual_size(keys, transcript)
+        time.sleep(5)
+        browser = subprocess.run(["pgrep", "-n", "-x", os.path.basename(binary())[:15]],
+                                 capture_output=True, text=True).stdout.split()
+        self.assertTrue(browser, "no vitrine process")
+        # When + zooms to 150% (the picture now fills all 29 rows)
+        start = len(transcript.read_bytes())
+        scaled = re.compile(rb"\x1b_Ga=p,i=\d+,p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d," % (cols, rows - 1))
+        with open(transcript, "rb") as log:
+            log.seek(start)
+            seen = bytearray()
+
+            def drafted():
+                seen.extend(log.read())
+                return scaled.search(seen[:65536])
+
+            os.write(keys, b"+")
+            # Then the region on screen is placed at once in the new cells, scaled by kitty (it
+            # was taken off before the refresh: blank cells until 6.5 MB of region were out)
+            self.assertTrue(wait_until(drafted, 10, interval=0.01), "no scaled placement")
+        os.kill(int(browser[0]), signal.SIGSTOP)
+        self.addCleanup(resume, int(browser[0]))
+        self.assertNotIn(b"a=d,", bytes(seen[:scaled.search(seen[:65536]).start()]), "the image was deleted first")
+        W, H = 6000, 500
+        area_w, area_h = cols * cw, (rows - 1) * ch
+        w, h = area_w * 2 // 3, area_h * 2 // 3
+        x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
+        shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
+        expected = magick_rgb([str(wide), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
+                               "%dx%d!" % shown], *shown)
+        time.sleep(0.5)
+        draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  draft at 150%%: region %d,%d %dx%d PSNR %.1f dB at %d,%d" % ((x, y, w, h) + draft), file=sys.stderr)
+        self.assertGreater(draft[0], 30, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
+        os.kill(int(browser[0]), signal.SIGCONT)
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_kitty_ctrl_l_sends_the_picture_again(self):
         # Given the photo in the full view in kitty (80x30 cells), at fit and then at 1:1
         keys, transcript, report, done, (cols, rows), (cw, ch) = self.open_full_view(
