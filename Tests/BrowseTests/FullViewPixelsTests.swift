@@ -46,7 +46,7 @@ struct FullViewPixelsTests {
         return view
     }
 
-    @Test("kitty: decoded for the area's pixels, drawn after the refresh once, put back after ^L, deleted on q")
+    @Test("kitty: decoded for the area's pixels, drawn after the refresh once, sent again after ^L, deleted on q")
     func kitty() {
         let h = harness(.kitty)
         let view = openAndLoad(h)
@@ -65,14 +65,20 @@ struct FullViewPixelsTests {
         // Nothing changed: nothing is written again.
         h.app.handle(.character("x"))
         #expect(turn(h) == ("", ""))
-        // ^L repaints from scratch: the placement goes back without its pixels.
+        // ^L repaints from scratch: its clear (ED 2) deletes kitty's images with their data,
+        // so the picture is sent again (the encoding kept: no decode, no encode), the old id
+        // deleted first in case the terminal kept it. (Placed again by id, kitty 0.26 showed
+        // nothing: test_pixels.py test_full_view_kitty_ctrl_l_sends_the_picture_again.)
         h.app.handle(.control("L"))
         let repaint = turn(h)
-        #expect(repaint.after.contains("a=p,i=1000,p=1") && !repaint.after.contains("a=T"))
+        #expect(repaint.after.hasPrefix("\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\"))
+        #expect(repaint.after.contains("\u{1B}_Ga=T,f=24,s=613,v=460,i=1001,p=1,C=1"))
+        #expect(!repaint.after.contains("a=p"))
+        #expect(turn(h) == ("", ""))
         // q: the image and its data are deleted before the gallery is drawn.
         h.app.handle(.character("q"))
         let back = turn(h)
-        #expect(back.before == "\u{1B}_Ga=d,d=I,i=1000,q=2\u{1B}\\")
+        #expect(back.before == "\u{1B}_Ga=d,d=I,i=1001,q=2\u{1B}\\")
         #expect(back.after.isEmpty)
         #expect(h.app.top === h.gallery)
     }

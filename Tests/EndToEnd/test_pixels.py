@@ -745,6 +745,91 @@ class RealPixelTests(unittest.TestCase):
         os.write(keys, b"q")
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
+    def test_full_view_kitty_zoom_step_draft_into_other_cells(self):
+        # Given a 6000x500 panorama at 1:1 in the full view in kitty (80x30 cells: 500 pixels
+        # are rows 2-26 of the 29 above the status line), regions sent directly
+        wide = self.tmp / "wide.jpg"
+        subprocess.run(["convert", str(PHOTO), "-resize", "6000x500!", "-quality", "95", str(wide)], check=True)
+        script, fifo, transcript, doctor, done = self.browser_script(image=wide, env="VITRINE_KITTY_MEDIUM=direct")
+        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
+                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
+                             "initial_window_height=30c", "sh", str(script)])
+        self.assertTrue(wait_until(lambda: transcript.exists() and b"wide" in transcript.read_bytes(), 30),
+                        "the browser did not start")
+        report = doctor.read_text()
+        keys = os.open(str(fifo), os.O_WRONLY)
+        self.addCleanup(os.close, keys)
+        time.sleep(0.5)
+        os.write(keys, b"\r")
+        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
+        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
+        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        self.zoom_to_actual_size(keys, transcript)
+        time.sleep(5)
+        # When + zooms to 150% (the picture now fills all 29 rows); the browser's output is held
+        # after the draft (ptyproxy)
+        start = len(transcript.read_bytes())
+        scaled = re.compile(rb"\x1b_Ga=p,i=\d+,p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
+        hold = self.hold_output_after(transcript, scaled.pattern)
+        os.write(keys, b"+")
+        # Then the region on screen is placed at once in the new cells, scaled by kitty (it
+        # was taken off before the refresh: blank cells until 6.5 MB of region were out)
+        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
+        seen = transcript.read_bytes()[start:]
+        self.assertNotIn(b"a=d,", seen[:scaled.search(seen).start()], "the image was deleted first")
+        area_w, area_h = cols * cw, (rows - 1) * ch
+        (x, y, w, h), shown, expected = centre_at_150(area_w, area_h, 6000, 500, image=wide)
+        time.sleep(0.5)
+        draft = best_psnr_near(self.x.screenshot(), expected, shown, 0, 0)
+        if os.environ.get("VITRINE_PIXEL_SCORES"):
+            print("\n  draft at 150%%: region %d,%d %dx%d PSNR %.1f dB at %d,%d" % ((x, y, w, h) + draft), file=sys.stderr)
+        self.assertGreater(draft[0], 30, "the draft: PSNR %.1f dB for the crop %d,%d %dx%d at 150%%" % (draft[0], x, y, w, h))
+        hold.unlink()
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
+    def test_full_view_kitty_ctrl_l_sends_the_picture_again(self):
+        # Given the photo in the full view in kitty (80x30 cells), at fit and then at 1:1
+        keys, transcript, report, done, (cols, rows), (cw, ch) = self.open_full_view(self.KITTY_80x30, b"\x1b_Ga=T")
+        size = fit(2560, 1600, cols * cw, (rows - 1) * ch)
+        used_cols, used_rows = -(-size[0] // cw), -(-size[1] // ch)
+        x0, y0 = (cols - used_cols) // 2 * cw, (rows - 1 - used_rows) // 2 * ch
+        fitted = magick_rgb([str(PHOTO), "-resize", "%dx%d!" % size], *size)
+        W, H = 2560, 1600
+        w, h = min(W, cols * cw), min(H, (rows - 1) * ch)
+        x, y = (W - w + 1) // 2, (H - h + 1) // 2
+        actual = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage"], w, h)
+
+        def shows(expected, size, x0, y0):
+            best = (0.0, 0, 0)
+            for _ in range(16):
+                time.sleep(0.25)
+                best = max(best, best_psnr_near(self.x.screenshot(), expected, size, x0, y0))
+                if best[0] > 40:
+                    break
+            return best[0]
+
+        time.sleep(1.0)
+        self.assertGreater(shows(fitted, size, x0, y0), 35, "the fit before ^L")
+        for label, expected, shape, at in (("fit", fitted, size, (x0, y0)), ("1:1", actual, (w, h), (0, 0))):
+            if label == "1:1":
+                self.zoom_to_actual_size(keys, transcript)
+                time.sleep(3.0)
+                self.assertGreater(shows(expected, shape, *at), 35, "1:1 before ^L")
+            # When ^L repaints the screen (curses clears it with ED 2, which deletes kitty's
+            # images with their data)
+            os.write(keys, b"\x0c")
+            time.sleep(1.0)
+            # Then the picture is on screen again (placed again by id, kitty 0.26 showed nothing)
+            score = shows(expected, shape, *at)
+            if os.environ.get("VITRINE_PIXEL_SCORES"):
+                print("\n  %s after ^L: PSNR %.1f dB" % (label, score), file=sys.stderr)
+            self.assertGreater(score, 35, "%s after ^L: PSNR %.1f dB" % (label, score))
+        os.write(keys, b"q")
+        os.write(keys, b"q")
+        self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
+
     def test_full_view_sixel_in_xterm_vt340(self):
         report = self.browse_full_view(
             ["xterm", "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
@@ -852,14 +937,14 @@ class RealPixelTests(unittest.TestCase):
         self.assertTrue(wait_until(done.exists, 10), "the browser did not quit")
 
 
-def centre_at_150(area_w, area_h, W=2560, H=1600):
-    """The photo's view at 150% from its centre in an area of `area_w` x `area_h` pixels, as
+def centre_at_150(area_w, area_h, W=2560, H=1600, image=PHOTO):
+    """`image`'s (W x H) view at 150% from its centre in an area of `area_w` x `area_h` pixels, as
     Viewport.frame has it (the source region of the area / 1.5 around the centre): that region
     (x, y, w, h), its size on screen, and ImageMagick's crop of it enlarged to that size."""
     w, h = area_w * 2 // 3, area_h * 2 // 3
     x, y = math.floor(W / 2 - w / 2 + 0.5), math.floor(H / 2 - h / 2 + 0.5)
     shown = (min(area_w, math.floor(w * 1.5 + 0.5)), min(area_h, math.floor(h * 1.5 + 0.5)))
-    expected = magick_rgb([str(PHOTO), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
+    expected = magick_rgb([str(image), "-crop", "%dx%d+%d+%d" % (w, h, x, y), "+repage", "-resize",
                            "%dx%d!" % shown], *shown)
     return (x, y, w, h), shown, expected
 

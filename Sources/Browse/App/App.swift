@@ -491,7 +491,11 @@ public final class App {
         guard paneVisible else { return [] }
         let putBack = putBackPicture
         putBackPicture = false
-        let out = image.terminalOutput(fullRepaint: lastDrawWasFull || putBack)
+        // ^L's repaint cleared the screen (ED 2), which in kitty deletes the images on it with
+        // their data: placed again by id, the picture stayed blank (kitty 0.26) until the next
+        // step. The view forgets it, so it is sent again (tmux's put-back keeps the data: `a=p`).
+        var out = lastDrawWasFull && image.pixelProtocol == .kitty ? image.removeOutput() : []
+        out += image.terminalOutput(fullRepaint: lastDrawWasFull || putBack)
         // Inside tmux the picture goes where the outer terminal's cursor is, which tmux moves to
         // the pane's only after reading the pane's output: the cursor is moved there first,
         // through passthrough, in the outer terminal's cells (the pane's origin added).
