@@ -26,13 +26,21 @@ public final class SixelRegion: Sendable {
     /// True when every pixel of the region's picture had alpha 255 (so every cut of it has).
     public let opaque: Bool
 
+    /// The ordered dither's amplitude for a region's indices: 4 levels, half the settled
+    /// picture's (``SixelPalette/ditherAmplitude``). A region's steps are drawn only while keys
+    /// come (the settled picture replaces them 250 ms after the last), and on the nine views of
+    /// the 1200x780 test step they are 0.72x the bytes at 8 levels with 0.2-0.6 dB more PSNR
+    /// (ImageMagick's decode), so 2-3 ms less a step through the pty; smooth areas show
+    /// slightly coarser contours meanwhile (docs/PERFORMANCE.md, "tenth part").
+    public static let ditherAmplitude = 4
+
     /// The region of `pixels` (the region's picture, alpha composited over `background`): its
-    /// palette chosen by median cut and its indices dithered (``SixelPalette/ditherAmplitude``)
-    /// from its top-left. Nil when libsixel is not available (its median cut).
+    /// palette chosen by median cut and its indices dithered (``ditherAmplitude``) from its
+    /// top-left. Nil when libsixel is not available (its median cut).
     public init?(pixels: RGBAImage, background: RGB) {
         guard let palette = SixelPalette(choosingFor: pixels, background: background) else { return nil }
         self.palette = palette
-        indices = palette.indices(pixels, background: background)
+        indices = palette.indices(pixels, background: background, amplitude: Self.ditherAmplitude)
         width = pixels.width
         height = pixels.height
         opaque = KittyPresenter.isOpaque(pixels)

@@ -36,7 +36,7 @@ struct SixelRegionTests {
         // Then it is the rectangle dithered alone with its offset as the dither's origin, in
         // the same bytes
         let alone = Self.crop(image, x, y, w, h)
-        let direct = region.palette.encode(alone, background: RGB(0, 0, 0), origin: (x, y))
+        let direct = region.palette.encode(alone, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude, origin: (x, y))
         #expect(step == direct, "(\(x), \(y))")
         // And ImageMagick reads both back at the rectangle's size to the same pixels
         let a = try decode(step), b = try decode(direct)
@@ -51,8 +51,8 @@ struct SixelRegionTests {
         let image = Pictures.smooth(width: 120, height: 80)
         let region = try #require(SixelRegion(pixels: image, background: RGB(0, 0, 0)))
         let alone = Self.crop(image, 3, 5, 60, 30)
-        let anchored = region.palette.indices(alone, background: RGB(0, 0, 0), origin: (3, 5))
-        let ownCorner = region.palette.indices(alone, background: RGB(0, 0, 0))
+        let anchored = region.palette.indices(alone, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude, origin: (3, 5))
+        let ownCorner = region.palette.indices(alone, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude)
         var cut: [UInt8] = []
         for row in 5..<35 { cut += region.indices[(row * 120 + 3)..<(row * 120 + 63)] }
         #expect(anchored == cut)
@@ -60,8 +60,8 @@ struct SixelRegionTests {
         // A multiple of 8 is the same tile position.
         let eight = Self.crop(image, 16, 8, 60, 30)
         #expect(
-            region.palette.indices(eight, background: RGB(0, 0, 0), origin: (16, 8))
-                == region.palette.indices(eight, background: RGB(0, 0, 0)))
+            region.palette.indices(eight, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude, origin: (16, 8))
+                == region.palette.indices(eight, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude))
     }
 
     @Test("the whole region as one rectangle is the region's own encoding; a rectangle past the edges is clipped to the region")
@@ -70,7 +70,7 @@ struct SixelRegionTests {
         let region = try #require(SixelRegion(pixels: image, background: RGB(0, 0, 0)))
         #expect(region.width == 64 && region.height == 50 && region.opaque)
         let whole = region.sixel(Viewport.PixelRect(x: 0, y: 0, width: 64, height: 50))
-        #expect(whole == region.palette.encode(image, background: RGB(0, 0, 0)))
+        #expect(whole == region.palette.encode(image, background: RGB(0, 0, 0), amplitude: SixelRegion.ditherAmplitude))
         let clipped = region.sixel(Viewport.PixelRect(x: 40, y: 30, width: 100, height: 100))
         #expect(String(decoding: clipped, as: UTF8.self).hasPrefix("\u{1B}Pq\"1;1;24;20"))
         // The encoder's picture carries the clipped size, wrapped for tmux when asked.
