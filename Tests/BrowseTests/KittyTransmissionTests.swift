@@ -72,21 +72,33 @@ struct KittyTransmissionTests {
         return turn(h, terminal)
     }
 
-    @Test("steps go on placing the old region while the next goes out; prefetch near the edge; q ends it and deletes the image")
-    func slicedRegions() throws {
+    /// The full view in kitty on 40x10 cells of 10x20 pixels above the status line (400x200
+    /// pixels) with a worker and a terminal that takes `room` bytes a pump: Enter, `image`'s
+    /// decode applied and its worker's answer run (the fit picture, drawn by the next turn).
+    func openWithWorker(
+        _ image: DecodedImage = FullViewPixelsTests.photo, medium: KittyMedium = .direct
+    ) throws -> (h: Harness, terminal: SlowTerminal, posts: Posts, view: ImageView) {
         let posts = Posts()
         let terminal = SlowTerminal()
-        // 40x10 cells of 10x20 pixels above the status line: 400x200 pixels at 1:1.
         let h = Harness(count: 3, lines: 11, columns: 40)
-        h.app.pixels = (.kitty, PictureWorkerTests.context)
+        var context = PictureWorkerTests.context
+        context.kittyMedium = medium
+        h.app.pixels = (.kitty, context)
         h.app.pictureWorker = PictureWorker(post: posts.post)
         h.app.transmitter = terminal.writer
         h.app.handle(.enter)
         let view = h.app.top as! ImageView
         _ = turn(h, terminal)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
+        h.app.apply(view.ticket!, .success(image))
         _ = turn(h, terminal)
         try run(posts)
+        return (h, terminal, posts, view)
+    }
+
+    @Test("steps go on placing the old region while the next goes out; prefetch near the edge; q ends it and deletes the image")
+    func slicedRegions() throws {
+        // 40x10 cells of 10x20 pixels above the status line: 400x200 pixels at 1:1.
+        let (h, terminal, posts, view) = try openWithWorker()
         #expect(turn(h, terminal).contains("a=T,f=24,s=267,v=200,i=1000"))
         // 1:1: the visible region 1800,1400 400x200; the region around it 1400,1200 1200x600 is
         // made by the worker, then goes out as a=t (not placed) in slices.
@@ -175,23 +187,12 @@ struct KittyTransmissionTests {
 
     @Test("a zoom step into other cells (the image shorter than the area at 1:1) is drafted from the region on screen, not taken off first")
     func zoomDraftIntoOtherCells() throws {
-        let posts = Posts()
-        let terminal = SlowTerminal()
         // 40x10 cells of 10x20 pixels above the status line (400x200 pixels); a 600x150 image:
         // at 1:1 it takes 40x8 cells from row 1, at 150% all 40x10 from row 0.
-        let h = Harness(count: 3, lines: 11, columns: 40)
-        h.app.pixels = (.kitty, PictureWorkerTests.context)
-        h.app.pictureWorker = PictureWorker(post: posts.post)
-        h.app.transmitter = terminal.writer
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
-        _ = turn(h, terminal)
         var pixels = [UInt8](repeating: 255, count: 600 * 150 * 4)
         for i in stride(from: 0, to: pixels.count, by: 4) { pixels[i] = UInt8(i / 4 % 600 * 255 / 599) }
         let wide = DecodedImage(bitmap: RGBAImage(width: 600, height: 150, pixels: pixels), sourceWidth: 600, sourceHeight: 150)
-        h.app.apply(view.ticket!, .success(wide))
-        _ = turn(h, terminal)
-        try run(posts)
+        let (h, terminal, posts, view) = try openWithWorker(wide)
         #expect(turn(h, terminal).contains("a=T,"))
         // 1:1: the region (the whole image) goes out and is placed at row 1 (CUP 2;1).
         _ = key(h, terminal, "=")
@@ -237,20 +238,7 @@ struct KittyTransmissionTests {
     @Test("through shared memory a region is one short a=t,t=s command, placed the next turn without slices; q unlinks what the terminal did not take")
     func sharedMemoryRegions() throws {
         KittySharedObject.unlinkOutstanding()
-        let posts = Posts()
-        let terminal = SlowTerminal()
-        let h = Harness(count: 3, lines: 11, columns: 40)
-        var context = PictureWorkerTests.context
-        context.kittyMedium = .sharedMemory
-        h.app.pixels = (.kitty, context)
-        h.app.pictureWorker = PictureWorker(post: posts.post)
-        h.app.transmitter = terminal.writer
-        h.app.handle(.enter)
-        let view = h.app.top as! ImageView
-        _ = turn(h, terminal)
-        h.app.apply(view.ticket!, .success(FullViewPixelsTests.photo))
-        _ = turn(h, terminal)
-        try run(posts)
+        let (h, terminal, posts, view) = try openWithWorker(medium: .sharedMemory)
         // The fit picture goes direct (base64), as before.
         #expect(turn(h, terminal).contains("a=T,f=24,s=267,v=200,i=1000"))
         let mark = terminal.stream.count

@@ -539,14 +539,15 @@ class RealPixelTests(unittest.TestCase):
     KITTY_80x30 = ["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o", "remember_window_size=no",
                    "-o", "initial_window_width=80c", "-o", "initial_window_height=30c"]
 
-    def open_full_view(self, terminal_argv, marker, env=""):
-        """Starts the browser on the photo in a terminal (`env`: exports for it) and opens its
-        full view (Enter, until `marker`, the protocol's first bytes, is in the transcript).
-        Returns (keys fd, transcript path, doctor's report, done path, (columns, rows), (cell
-        width, height))."""
-        script, fifo, transcript, doctor, done = self.browser_script(env=env)
+    def open_full_view(self, terminal_argv, marker, env="", image=PHOTO):
+        """Starts the browser on `image` (the photo) in a terminal (`env`: exports for it) and
+        opens its full view (Enter, until `marker`, the protocol's first bytes, is in the
+        transcript). Returns (keys fd, transcript path, doctor's report, done path, (columns,
+        rows), (cell width, height))."""
+        script, fifo, transcript, doctor, done = self.browser_script(env=env, image=image)
         self.start_terminal(terminal_argv + ["sh", str(script)])
-        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
+        name = Path(image).stem.encode()
+        self.assertTrue(wait_until(lambda: transcript.exists() and name in transcript.read_bytes(), 30),
                         "the browser did not start")
         report = doctor.read_text()
         keys = os.open(str(fifo), os.O_WRONLY)
@@ -657,20 +658,8 @@ class RealPixelTests(unittest.TestCase):
     def test_full_view_kitty_picture_after_a_cut_region(self):
         # Given the photo at 1:1 in the full view in kitty (80x30 cells), regions sent directly
         # (base64 in slices, as over ssh: only that path can cut a region part-way)
-        script, fifo, transcript, doctor, done = self.browser_script(env="VITRINE_KITTY_MEDIUM=direct")
-        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
-                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
-                             "initial_window_height=30c", "sh", str(script)])
-        self.assertTrue(wait_until(lambda: transcript.exists() and b"LadyBird" in transcript.read_bytes(), 30),
-                        "the browser did not start")
-        report = doctor.read_text()
-        keys = os.open(str(fifo), os.O_WRONLY)
-        self.addCleanup(os.close, keys)
-        time.sleep(0.5)
-        os.write(keys, b"\r")
-        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
-        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
-        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        keys, transcript, report, done, (cols, rows), (cw, ch) = self.open_full_view(
+            self.KITTY_80x30, b"\x1b_Ga=T", env="VITRINE_KITTY_MEDIUM=direct")
         os.write(keys, b"=")
         self.assertTrue(wait_until(lambda: b"100%" in transcript.read_bytes(), 10), "no 1:1")
         time.sleep(5)
@@ -750,20 +739,8 @@ class RealPixelTests(unittest.TestCase):
         # are rows 2-26 of the 29 above the status line), regions sent directly
         wide = self.tmp / "wide.jpg"
         subprocess.run(["convert", str(PHOTO), "-resize", "6000x500!", "-quality", "95", str(wide)], check=True)
-        script, fifo, transcript, doctor, done = self.browser_script(image=wide, env="VITRINE_KITTY_MEDIUM=direct")
-        self.start_terminal(["kitty", "--config", "NONE", "-o", "window_padding_width=0", "-o",
-                             "remember_window_size=no", "-o", "initial_window_width=80c", "-o",
-                             "initial_window_height=30c", "sh", str(script)])
-        self.assertTrue(wait_until(lambda: transcript.exists() and b"wide" in transcript.read_bytes(), 30),
-                        "the browser did not start")
-        report = doctor.read_text()
-        keys = os.open(str(fifo), os.O_WRONLY)
-        self.addCleanup(os.close, keys)
-        time.sleep(0.5)
-        os.write(keys, b"\r")
-        self.assertTrue(wait_until(lambda: b"\x1b_Ga=T" in transcript.read_bytes(), 20), "no picture after Enter")
-        cw, ch = (int(v) for v in next(l for l in report.splitlines() if l.startswith("cell:")).split()[1].split("x"))
-        cols, rows = (int(v) for v in next(l for l in report.splitlines() if l.startswith("window:")).split()[1].split("x"))
+        keys, transcript, report, done, (cols, rows), (cw, ch) = self.open_full_view(
+            self.KITTY_80x30, b"\x1b_Ga=T", env="VITRINE_KITTY_MEDIUM=direct", image=wide)
         self.zoom_to_actual_size(keys, transcript)
         time.sleep(5)
         # When + zooms to 150% (the picture now fills all 29 rows); the browser's output is held
