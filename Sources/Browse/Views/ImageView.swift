@@ -178,6 +178,15 @@ public final class ImageView: BrowseView {
         var columns: Int
         var rows: Int
         var cell: PixelSize
+
+        /// The scale of this basis's region when a zoom step to `other` can be drafted from it:
+        /// the same decode, area and cell size at another zoom past the fit (nil otherwise).
+        func draftScale(for other: RegionBasis) -> Double? {
+            guard self != other, decode == other.decode, columns == other.columns, rows == other.rows,
+                cell == other.cell, case .scale(let scale) = zoom
+            else { return nil }
+            return scale
+        }
     }
 
     /// Zoom and pan over the loaded image (nil until it loads); see `Viewport`.
@@ -570,8 +579,7 @@ public final class ImageView: BrowseView {
             }
             return nil
         }
-        if worker != nil, let held = sixelRegion, held.basis.decode == basis.decode, held.basis.columns == basis.columns,
-            held.basis.rows == basis.rows, held.basis.cell == basis.cell, case .scale(let heldScale) = held.basis.zoom,
+        if worker != nil, let held = sixelRegion, let heldScale = held.basis.draftScale(for: basis),
             let part = viewport.scaledSourceRect(in: held.frame, regionScale: heldScale)
         {
             // A zoom step with the region of another zoom held: a draft of the view scaled from
@@ -862,9 +870,8 @@ public final class ImageView: BrowseView {
     /// size) that holds the view of `basis`, scaled to the view's cells
     /// (``Viewport/scaledSourceRect(in:regionScale:)``); nil when there is none to draft from.
     private func scaledRegionPart(basis: RegionBasis) -> (rect: Viewport.PixelRect, columns: Int, rows: Int)? {
-        guard let region = shownRegion, region.basis != basis, region.basis.decode == basis.decode,
-            region.basis.columns == basis.columns, region.basis.rows == basis.rows, region.basis.cell == basis.cell,
-            case .scale(let regionScale) = region.basis.zoom, let viewport, viewport.zoom != .fit
+        guard let region = shownRegion, let regionScale = region.basis.draftScale(for: basis), let viewport,
+            viewport.zoom != .fit
         else { return nil }
         return viewport.scaledSourceRect(in: region.frame, regionScale: regionScale)
     }
