@@ -136,13 +136,13 @@ public final class KittySharedObject: Sendable {
             state.names[name] = medium
             return true
         }
-        // Kept for the fatal signal handler too, until it is unlinked here or gone.
-        if admitted { CrashUnlinkList.add(Self.path(medium, name)) }
         guard admitted else {
             close(fd)
             Self.unlink(medium, name)
             return nil
         }
+        // Kept for the fatal signal handler too, until it is unlinked here or gone.
+        CrashUnlinkList.add(Self.path(medium, name))
         self.medium = medium
         self.name = name
         self.byteCount = byteCount
