@@ -237,6 +237,19 @@ class RealPixelTests(unittest.TestCase):
         self.addCleanup(lambda: hold.unlink(missing_ok=True))
         return hold
 
+    def kitty_zoom_in_held_at_draft(self, keys, transcript, cols, rows):
+        """Types + in kitty's full view and holds the browser's output after the zoom step's
+        draft: the placement of the image on screen scaled by kitty to the area's `cols` x
+        `rows - 1` cells (fails when none comes). Returns the transcript's length before the
+        key, its bytes after it, the placement's pattern (group 1: the image id) and the hold
+        file (unlink it to let the output go on)."""
+        start = len(transcript.read_bytes())
+        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
+        hold = self.hold_output_after(transcript, scaled.pattern)
+        os.write(keys, b"+")
+        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
+        return start, transcript.read_bytes()[start:], scaled, hold
+
     def browser_script(self, extra=(), image=PHOTO, env=""):
         vitrine = shlex.quote(binary())
         fifo = self.tmp / "keys"
@@ -700,12 +713,7 @@ class RealPixelTests(unittest.TestCase):
         # view's part scaled by kitty to the view's cells (c=, r=); the browser's output is held
         # there (ptyproxy), before the region at 150% is out
         area_w, area_h = cols * cw, (rows - 1) * ch
-        start = len(transcript.read_bytes())
-        scaled = re.compile(rb"\x1b_Ga=p,i=(\d+),p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
-        hold = self.hold_output_after(transcript, scaled.pattern)
-        os.write(keys, b"+")
-        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
-        drafted = transcript.read_bytes()[start:]
+        start, drafted, scaled, hold = self.kitty_zoom_in_held_at_draft(keys, transcript, cols, rows)
         draft_id = scaled.search(drafted).group(1)
         (x, y, w, h), shown, expected = centre_at_150(area_w, area_h)
         time.sleep(0.5)
@@ -745,14 +753,9 @@ class RealPixelTests(unittest.TestCase):
         time.sleep(5)
         # When + zooms to 150% (the picture now fills all 29 rows); the browser's output is held
         # after the draft (ptyproxy)
-        start = len(transcript.read_bytes())
-        scaled = re.compile(rb"\x1b_Ga=p,i=\d+,p=1,x=\d+,y=\d+,w=\d+,h=\d+,c=%d,r=%d,C=1,q=2\x1b\\" % (cols, rows - 1))
-        hold = self.hold_output_after(transcript, scaled.pattern)
-        os.write(keys, b"+")
         # Then the region on screen is placed at once in the new cells, scaled by kitty (it
         # was taken off before the refresh: blank cells until 6.5 MB of region were out)
-        self.assertTrue(wait_until(lambda: scaled.search(transcript.read_bytes()[start:]), 10), "no scaled placement")
-        seen = transcript.read_bytes()[start:]
+        _, seen, scaled, hold = self.kitty_zoom_in_held_at_draft(keys, transcript, cols, rows)
         self.assertNotIn(b"a=d,", seen[:scaled.search(seen).start()], "the image was deleted first")
         area_w, area_h = cols * cw, (rows - 1) * ch
         (x, y, w, h), shown, expected = centre_at_150(area_w, area_h, 6000, 500, image=wide)

@@ -230,13 +230,18 @@ struct AnimationDecodingTests {
         return ({ seen.withLock { $0 } }, { center.removeObserver(token) })
     }
 
+    /// A pipeline of one decode slot and a memory cache of `cacheBytes`, telling `center`.
+    private func oneSlotPipeline(cacheBytes: Int, _ center: NotificationCenter) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration(memoryCacheBytes: cacheBytes)
+        configuration.notificationCenter = center
+        configuration.decodeConcurrency = 1
+        return ImagePipeline(configuration: configuration)
+    }
+
     @Test("an animation left while it played decodes on to the end, into the memory cache; one left before any frame stops")
     func leftWhilePlaying() throws {
         let center = NotificationCenter()
-        var configuration = ImagePipeline.Configuration(memoryCacheBytes: 1 << 20)
-        configuration.notificationCenter = center
-        configuration.decodeConcurrency = 1
-        let pipeline = ImagePipeline(configuration: configuration)
+        let pipeline = oneSlotPipeline(cacheBytes: 1 << 20, center)
         let url = FormatFixtureTests.folder.appendingPathComponent("animated.webp")
         let watched = ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)
         // Left at its first frame on screen: nobody is told more, and the whole animation is
@@ -261,10 +266,7 @@ struct AnimationDecodingTests {
         // 3 frames of 16x16 RGBA: 3072 bytes; a 2048-byte cache could never hold them
         for cacheBytes in [0, 2048] {
             let center = NotificationCenter()
-            var configuration = ImagePipeline.Configuration(memoryCacheBytes: cacheBytes)
-            configuration.notificationCenter = center
-            configuration.decodeConcurrency = 1
-            let pipeline = ImagePipeline(configuration: configuration)
+            let pipeline = oneSlotPipeline(cacheBytes: cacheBytes, center)
             let url = FormatFixtureTests.folder.appendingPathComponent("animated.webp")
             let watched = ImageRequest(url: url, maxPixelWidth: 16, maxPixelHeight: 16, animated: true)
             let left = try leave(pipeline, center, watched, partialFirst: true)
